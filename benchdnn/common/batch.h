@@ -1,0 +1,20 @@
+/* Argument expansion: --batch=FILE is replaced in place by the file's
+ * tokens, recursively. In a file `#` starts a comment, a trailing `\`
+ * joins the next line, blank space separates tokens. A relative FILE is
+ * looked up next to the including file, then under inputs/<driver>/ and
+ * inputs/ of the source tree (BENCHDNN_INPUTS_DIR) and of the install.
+ * A missing file is a usage error (exit 2). */
+#ifndef BENCHDNN_COMMON_BATCH_H
+#define BENCHDNN_COMMON_BATCH_H
+
+typedef struct {
+    int n, cap;
+    char **tok; /* owned strings */
+} token_list_t;
+
+/* Expands argv[0..argc) into `out`. `driver` names the inputs/ subfolder. */
+int batch_expand(int argc, char **argv, const char *driver,
+        token_list_t *out);
+void token_list_free(token_list_t *list);
+
+#endif

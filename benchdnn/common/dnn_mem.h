@@ -1,0 +1,35 @@
+/* Memories the harness hands to the library, and their conversion from and
+ * to dense f32 buffers in logical (row-major) order. The conversion uses
+ * the public offset query and the harness' own rounding, not the library's
+ * reorder, so a reorder bug cannot hide a kernel bug. */
+#ifndef BENCHDNN_COMMON_DNN_MEM_H
+#define BENCHDNN_COMMON_DNN_MEM_H
+
+#include <stdint.h>
+
+#include "tessera.h"
+
+typedef struct {
+    tsr_memory_desc_t md;
+    tsr_memory_t mem;
+    void *data;
+} dnn_mem_t;
+
+tsr_engine_t bench_engine(void);
+tsr_stream_t bench_stream(void);
+
+/* Allocates a library-owned, zero-filled memory for `md`. */
+tsr_status_t dnn_mem_create(dnn_mem_t *m, const tsr_memory_desc_t *md);
+void dnn_mem_free(dnn_mem_t *m);
+
+/* Writes f32 `src` (dense logical order, nelems) into m, converting to its
+ * data type with round-to-nearest-even and saturation; padding stays 0. */
+void dnn_mem_from_f32(dnn_mem_t *m, const float *src);
+/* Reads m into dense logical f32. */
+void dnn_mem_to_f32(const dnn_mem_t *m, float *dst);
+
+/* Harness-side conversion of one f32 value to what `dt` can hold (round
+ * nearest even or down, saturate), returned as f32. */
+float bench_round_to_dt(tsr_data_type_t dt, float v, tsr_round_mode_t mode);
+
+#endif

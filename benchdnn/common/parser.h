@@ -1,0 +1,34 @@
+/* Option parsing helpers. Every parse_* function returns 1 when it
+ * consumed the token, 0 when the token is not its option; a malformed
+ * value of a recognized option is a usage error (exit 2, message naming
+ * the text). */
+#ifndef BENCHDNN_COMMON_PARSER_H
+#define BENCHDNN_COMMON_PARSER_H
+
+#include <stdint.h>
+
+/* Common options: --mode, -vN/--verbose, --match, --skip-impl, --impl,
+ * --start, --fix-times-per-prb, --max-ms-per-prb, --repeats-per-prb,
+ * --perf-template, --canonical, --mem-check, --cold-cache, --summary,
+ * --engine, --shard. Updates bench_settings. */
+int parse_common_option(const char *tok);
+
+/* If tok is "--NAME=VALUE" (or "--NAME" when value_optional), returns
+ * VALUE (or "" for a bare flag); NULL otherwise. */
+const char *parse_option_value(const char *tok, const char *name);
+
+/* Splits a comma list into at most `max` owned strings; returns count.
+ * An empty item is a usage error naming `option`. */
+int parse_split_list(const char *value, char **items, int max,
+        const char *option);
+
+/* Strict integer / float parsing of the whole string; a usage error
+ * naming `option` and the text when it is not a number. */
+int64_t parse_int_or_die(const char *s, const char *option);
+float parse_float_or_die(const char *s, const char *option);
+
+/* Prints a warning when options followed the last problem. Drivers call it
+ * after the loop with the number of trailing option tokens. */
+void parse_warn_trailing_options(int count);
+
+#endif

@@ -1,0 +1,32 @@
+/* Performance lines per --perf-template. Default template:
+ *   perf,%engine%,%impl%,%name%,%prb%,%Gops%,%+ctime%,%-time%,%-Gflops%,
+ *   %0time%,%0Gflops%
+ * csv: a header row once, then the problem expanded into columns. Field
+ * syntax %[-0+][KMG]name% per oneDNN's knobs_perf_report.md: '-' min,
+ * '0' average, '+' max; K/M/G unit prefixes. Fields: engine, impl, name,
+ * prb, dir, dt/cfg, tag, alg, attr, mb, desc (descriptor), ops, time,
+ * ctime, flops, bw, ibytes, obytes, median-free extras: %DESC% alias. */
+#ifndef BENCHDNN_COMMON_PERF_REPORT_H
+#define BENCHDNN_COMMON_PERF_REPORT_H
+
+#include "benchdnn.h"
+
+typedef struct {
+    const char *impl;
+    const char *name; /* problem name from n"..." or "" */
+    const char *prb; /* full repro options + descriptor */
+    const char *desc; /* descriptor only */
+    const char *dir, *dt, *tag, *alg, *attr;
+    int64_t mb;
+    double ops; /* floating-point (or integer) operations per run */
+    double ibytes, obytes;
+    /* csv: extra driver columns, "name=value" pairs. */
+    int n_extra;
+    const char *extra_name[32];
+    const char *extra_value[32];
+} perf_fields_t;
+
+/* Prints one performance line (and the csv header before the first). */
+void perf_report(const perf_fields_t *f, const bench_timer_t *t);
+
+#endif

@@ -1,0 +1,559 @@
+/* Tessera: a CPU library of deep-learning primitives.
+ *
+ * The public C API. Every function returns a tsr_status_t (or documents why
+ * it does not); on any error status the objects and buffers passed by the
+ * caller are left exactly as they were. Names follow the oneDNN C API so that
+ * a user of dnnl.h finds the same concepts under the `tsr_` prefix:
+ * memory descriptors, memory objects, engines, streams, attributes, post-ops,
+ * operation descriptors, primitive descriptors and primitives. */
+#ifndef TESSERA_H
+#define TESSERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TSR_API
+#else
+#define TSR_API __attribute__((visibility("default")))
+#endif
+
+#define TSR_VERSION_MAJOR 0
+#define TSR_VERSION_MINOR 1
+#define TSR_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------ */
+/* Status, data types, dims                                                  */
+
+typedef enum {
+    tsr_success = 0,
+    tsr_out_of_memory = 1,
+    tsr_invalid_arguments = 2,
+    /* No implementation accepts the problem (or: try the next one). */
+    tsr_unimplemented = 3,
+    /* Returned by tsr_primitive_desc_next_impl when the list is exhausted. */
+    tsr_last_impl_reached = 4,
+    tsr_runtime_error = 5,
+    tsr_not_required = 6,
+} tsr_status_t;
+
+/* Short printable name of a status ("success", "invalid_arguments", ...). */
+TSR_API const char *tsr_status2str(tsr_status_t status);
+
+typedef enum {
+    tsr_data_type_undef = 0,
+    tsr_f16 = 1,
+    tsr_bf16 = 2,
+    tsr_f32 = 3,
+    tsr_s32 = 4,
+    tsr_s8 = 5,
+    tsr_u8 = 6,
+} tsr_data_type_t;
+
+/* Size in bytes of one element of `dt`; 0 for tsr_data_type_undef. */
+TSR_API size_t tsr_data_type_size(tsr_data_type_t dt);
+/* "f32", "bf16", ...; "undef" for anything else. */
+TSR_API const char *tsr_data_type2str(tsr_data_type_t dt);
+/* Parses "f32", "bf16", "f16", "s32", "s8", "u8"; tsr_data_type_undef
+ * when the name is unknown or NULL. */
+TSR_API tsr_data_type_t tsr_str2data_type(const char *name);
+
+/* Maximum number of dimensions a memory descriptor can hold. Primitives
+ * use up to 6 (grouped 3D weights); the rest is headroom. */
+#define TSR_MAX_NDIMS 12
+
+typedef int64_t tsr_dim_t;
+typedef tsr_dim_t tsr_dims_t[TSR_MAX_NDIMS];
+
+/* ------------------------------------------------------------------------ */
+/* Memory descriptors                                                        */
+
+typedef enum {
+    tsr_format_kind_undef = 0,
+    /* Let the primitive choose the layout (format tag "any"). */
+    tsr_format_kind_any = 1,
+    /* Strides over the outer (padded, divided by blocks) dims plus optional
+     * inner blocks: covers plain, strided and blocked layouts. */
+    tsr_format_kind_blocked = 2,
+} tsr_format_kind_t;
+
+/* The physical layout of a blocked memory descriptor.
+ *
+ * Logical index (i_0, ..., i_{n-1}) lives at element offset
+ *   offset0 + sum_d (i_d / B_d) * strides[d] + inner offset,
+ * where B_d is the product of inner blocks on dim d and the inner offset is
+ * the row-major position of (i_d % block) within the inner blocks, in the
+ * order inner_idxs lists them (outermost first). Example: nChw8c has
+ * inner_nblks = 1, inner_blks = {8}, inner_idxs = {1}. */
+typedef struct {
+    tsr_dims_t strides;
+    int inner_nblks;
+    tsr_dims_t inner_blks;
+    tsr_dims_t inner_idxs;
+} tsr_blocking_desc_t;
+
+typedef struct {
+    int ndims;
+    /* Logical dims: data (N, C, [D,] [H,] W), weights ([G,] O, I, ...). */
+    tsr_dims_t dims;
+    tsr_data_type_t data_type;
+    /* dims rounded up to the blocking; the padding is kept zero. */
+    tsr_dims_t padded_dims;
+    /* Always 0 for now: room for sub-memories. */
+    tsr_dims_t padded_offsets;
+    /* Element offset of the logical origin from the start of the buffer. */
+    tsr_dim_t offset0;
+    tsr_format_kind_t format_kind;
+    tsr_blocking_desc_t blocking;
+} tsr_memory_desc_t;
+
+/* Initializes `md` from logical dims, a data type and a format tag string.
+ *
+ * Tags: oneDNN's letter form ("abcd", "acdb", "aBcd16b", "ABcd16b16a"; a
+ * lower-case letter is an outer dim in order from outermost to innermost, an
+ * upper-case letter is a blocked dim whose blocks follow as digits+letter),
+ * the classic aliases ("nchw", "nhwc", "chwn", "ncdhw", "ndhwc", "nChw8c",
+ * "nChw16c", "oihw", "hwio", "goihw", "OIhw16i16o", ...), the OpenVINO GPU
+ * plugin names ("bfyx", "byxf", "yxfb", "b_fs_yx_fsv16", "b_fs_yx_fsv32",
+ * "bfzyx", "b_fs_zyx_fsv16", ...) and "any". The tag's rank must equal
+ * `ndims`. Returns tsr_invalid_arguments for an unknown tag, a rank mismatch,
+ * a non-positive dim or a NULL pointer; `md` is untouched then. */
+TSR_API tsr_status_t tsr_memory_desc_init_by_tag(tsr_memory_desc_t *md,
+        int ndims, const tsr_dim_t *dims, tsr_data_type_t data_type,
+        const char *tag);
+
+/* Initializes a plain (unblocked) descriptor with explicit element strides.
+ * `strides` NULL means dense row-major ("abc..."). Strides must be positive
+ * and must not make two logical points overlap. */
+TSR_API tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md,
+        int ndims, const tsr_dim_t *dims, tsr_data_type_t data_type,
+        const tsr_dim_t *strides);
+
+/* Checks whether `md` has exactly the layout that `tag` describes for its
+ * dims. Returns 1 on a match, 0 otherwise (also for an unknown tag). */
+TSR_API int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md,
+        const char *tag);
+
+/* Bytes needed to hold the memory, padding included; 0 for NULL, "any" or
+ * an undefined descriptor. */
+TSR_API size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md);
+
+/* Number of logical elements (product of dims, no padding). */
+TSR_API tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md);
+
+/* Element offset (not bytes) of the logical point `pos` (md->ndims entries),
+ * offset0 included. Undefined for "any" descriptors; returns -1 then or for
+ * a NULL argument or a point out of range. */
+TSR_API tsr_dim_t tsr_memory_desc_offset(
+        const tsr_memory_desc_t *md, const tsr_dim_t *pos);
+
+/* 1 when both descriptors describe the same memory (dims, type, layout),
+ * 0 otherwise. */
+TSR_API int tsr_memory_desc_equal(
+        const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
+
+/* Writes a short layout string such as "aBcd16b" (or "any", "undef") into
+ * buf (always NUL-terminated when len > 0). */
+TSR_API tsr_status_t tsr_memory_desc_layout_str(
+        const tsr_memory_desc_t *md, char *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Engine, stream, memory objects                                            */
+
+typedef enum { tsr_engine_kind_any = 0, tsr_cpu = 1 } tsr_engine_kind_t;
+
+typedef struct tsr_engine *tsr_engine_t;
+typedef struct tsr_stream *tsr_stream_t;
+typedef struct tsr_memory *tsr_memory_t;
+
+/* Only tsr_cpu with index 0 exists. */
+TSR_API tsr_status_t tsr_engine_create(
+        tsr_engine_t *engine, tsr_engine_kind_t kind, size_t index);
+TSR_API tsr_status_t tsr_engine_destroy(tsr_engine_t engine);
+
+/* Execution on the CPU stream is synchronous; tsr_stream_wait returns
+ * at once. */
+TSR_API tsr_status_t tsr_stream_create(tsr_stream_t *stream,
+        tsr_engine_t engine);
+TSR_API tsr_status_t tsr_stream_wait(tsr_stream_t stream);
+TSR_API tsr_status_t tsr_stream_destroy(tsr_stream_t stream);
+
+/* Passed as `handle` to tsr_memory_create: the library allocates the buffer
+ * (64-byte aligned, zero-filled so blocked padding is zero). */
+#define TSR_MEMORY_ALLOCATE ((void *)(intptr_t)-1)
+/* Passed as `handle`: no buffer yet; set one with tsr_memory_set_data_handle. */
+#define TSR_MEMORY_NONE ((void *)0)
+
+/* Creates a memory object for `md` (which must not be "any"). With a user
+ * pointer the caller keeps ownership of the buffer. */
+TSR_API tsr_status_t tsr_memory_create(tsr_memory_t *memory,
+        const tsr_memory_desc_t *md, tsr_engine_t engine, void *handle);
+TSR_API tsr_status_t tsr_memory_get_desc(
+        const tsr_memory_t memory, const tsr_memory_desc_t **md);
+TSR_API tsr_status_t tsr_memory_get_data_handle(
+        const tsr_memory_t memory, void **handle);
+TSR_API tsr_status_t tsr_memory_set_data_handle(
+        tsr_memory_t memory, void *handle);
+TSR_API tsr_status_t tsr_memory_destroy(tsr_memory_t memory);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms and propagation kinds                                          */
+
+typedef enum {
+    tsr_prop_kind_undef = 0,
+    tsr_forward_training = 64,
+    tsr_forward_inference = 96,
+    tsr_backward_data = 160,
+    tsr_backward_weights = 192,
+    tsr_backward_bias = 193,
+} tsr_prop_kind_t;
+
+typedef enum {
+    tsr_alg_kind_undef = 0,
+    tsr_convolution_direct = 0x1,
+    tsr_convolution_winograd = 0x2,
+    tsr_convolution_auto = 0x3,
+    /* Eltwise: y = f(x; alpha, beta), named as in oneDNN. */
+    tsr_eltwise_relu = 0x20, /* x > 0 ? x : alpha * x */
+    tsr_eltwise_tanh,
+    tsr_eltwise_elu, /* x > 0 ? x : alpha * (e^x - 1) */
+    tsr_eltwise_square,
+    tsr_eltwise_abs,
+    tsr_eltwise_sqrt,
+    tsr_eltwise_linear, /* alpha * x + beta */
+    tsr_eltwise_bounded_relu, /* min(max(x, 0), alpha) */
+    tsr_eltwise_soft_relu, /* log(1 + e^x) */
+    tsr_eltwise_logistic, /* 1 / (1 + e^-x) */
+    tsr_eltwise_exp,
+    tsr_eltwise_gelu_tanh,
+    tsr_eltwise_swish, /* x * logistic(alpha * x) */
+    tsr_eltwise_log,
+    tsr_eltwise_clip, /* min(max(x, alpha), beta), alpha < x <= beta */
+    tsr_eltwise_clip_v2, /* same as clip but alpha <= x <= beta */
+    tsr_eltwise_pow, /* alpha * x^beta */
+    tsr_eltwise_gelu_erf,
+    tsr_eltwise_round, /* nearest, ties to even */
+    tsr_eltwise_logsigmoid,
+    tsr_eltwise_mish,
+    tsr_eltwise_hardswish, /* x * min(max(alpha * x + beta, 0), 1) */
+    tsr_eltwise_hardsigmoid, /* min(max(alpha * x + beta, 0), 1) */
+    tsr_eltwise_alg_last,
+    /* Binary: dst = op(src0, src1). Comparisons give 1 or 0. */
+    tsr_binary_add = 0x1fff0,
+    tsr_binary_mul,
+    tsr_binary_max,
+    tsr_binary_min,
+    tsr_binary_div,
+    tsr_binary_sub,
+    tsr_binary_ge,
+    tsr_binary_gt,
+    tsr_binary_le,
+    tsr_binary_lt,
+    tsr_binary_eq,
+    tsr_binary_ne,
+    tsr_binary_alg_last,
+} tsr_alg_kind_t;
+
+/* Name of an algorithm as benchdnn spells it ("relu", "gelu_erf", "add",
+ * "direct"); "undef" for unknown values. */
+TSR_API const char *tsr_alg_kind2str(tsr_alg_kind_t alg);
+
+/* ------------------------------------------------------------------------ */
+/* Post-ops                                                                  */
+
+typedef enum {
+    tsr_post_op_undef = 0,
+    tsr_post_op_sum = 1,
+    tsr_post_op_eltwise = 2,
+    tsr_post_op_binary = 3,
+} tsr_post_op_kind_t;
+
+typedef struct tsr_post_ops *tsr_post_ops_t;
+
+TSR_API tsr_status_t tsr_post_ops_create(tsr_post_ops_t *post_ops);
+TSR_API tsr_status_t tsr_post_ops_destroy(tsr_post_ops_t post_ops);
+TSR_API int tsr_post_ops_len(const tsr_post_ops_t post_ops);
+TSR_API tsr_post_op_kind_t tsr_post_ops_get_kind(
+        const tsr_post_ops_t post_ops, int index);
+
+/* dst = scale * (dst_old - zero_point) + result. `data_type` is how the old
+ * dst is read (tsr_data_type_undef: the dst type itself; otherwise a type
+ * of the same size, e.g. s8 over a u8 dst). */
+TSR_API tsr_status_t tsr_post_ops_append_sum(tsr_post_ops_t post_ops,
+        float scale, int32_t zero_point, tsr_data_type_t data_type);
+/* result = scale * eltwise(alg, result, alpha, beta). */
+TSR_API tsr_status_t tsr_post_ops_append_eltwise(tsr_post_ops_t post_ops,
+        float scale, tsr_alg_kind_t alg, float alpha, float beta);
+/* result = binary(alg, result, src1) where src1 is passed at execution as
+ * TSR_ARG_ATTR_MULTIPLE_POST_OP(index) | TSR_ARG_SRC_1. `src1_desc` has the
+ * dst's rank, with each dim equal to the dst's or 1 (broadcast). */
+TSR_API tsr_status_t tsr_post_ops_append_binary(tsr_post_ops_t post_ops,
+        tsr_alg_kind_t alg, const tsr_memory_desc_t *src1_desc);
+
+TSR_API tsr_status_t tsr_post_ops_get_params_sum(const tsr_post_ops_t post_ops,
+        int index, float *scale, int32_t *zero_point,
+        tsr_data_type_t *data_type);
+TSR_API tsr_status_t tsr_post_ops_get_params_eltwise(
+        const tsr_post_ops_t post_ops, int index, float *scale,
+        tsr_alg_kind_t *alg, float *alpha, float *beta);
+TSR_API tsr_status_t tsr_post_ops_get_params_binary(
+        const tsr_post_ops_t post_ops, int index, tsr_alg_kind_t *alg,
+        const tsr_memory_desc_t **src1_desc);
+
+/* ------------------------------------------------------------------------ */
+/* Attributes                                                                */
+
+typedef enum {
+    tsr_scratchpad_mode_library = 0,
+    tsr_scratchpad_mode_user = 1,
+} tsr_scratchpad_mode_t;
+
+typedef enum {
+    /* Round to nearest, ties to even (the default). */
+    tsr_round_nearest = 0,
+    /* Round toward minus infinity. */
+    tsr_round_down = 1,
+} tsr_round_mode_t;
+
+typedef struct tsr_primitive_attr *tsr_primitive_attr_t;
+
+TSR_API tsr_status_t tsr_primitive_attr_create(tsr_primitive_attr_t *attr);
+TSR_API tsr_status_t tsr_primitive_attr_clone(
+        tsr_primitive_attr_t *attr, const tsr_primitive_attr_t existing);
+TSR_API tsr_status_t tsr_primitive_attr_destroy(tsr_primitive_attr_t attr);
+
+TSR_API tsr_status_t tsr_primitive_attr_set_scratchpad_mode(
+        tsr_primitive_attr_t attr, tsr_scratchpad_mode_t mode);
+TSR_API tsr_status_t tsr_primitive_attr_get_scratchpad_mode(
+        const tsr_primitive_attr_t attr, tsr_scratchpad_mode_t *mode);
+
+/* Legacy (v2.x) output scales, known at creation: dst = scales[m] * acc.
+ * `mask` selects the dst dims the scales vary over (bit d = dim d, e.g.
+ * 2 = per output channel); `count` must equal the product of those dims,
+ * checked at primitive descriptor creation. Cannot be combined with
+ * per-argument scales. */
+TSR_API tsr_status_t tsr_primitive_attr_set_output_scales(
+        tsr_primitive_attr_t attr, tsr_dim_t count, int mask,
+        const float *scales);
+
+/* Per-argument (v3.x) scales: `arg` is TSR_ARG_SRC, TSR_ARG_WEIGHTS or
+ * TSR_ARG_DST (TSR_ARG_FROM for reorder's source...). The f32 values are
+ * passed at execution as TSR_ARG_ATTR_SCALES | arg, one per index of the
+ * dims in `mask` (dense, row-major over those dims). Convolution computes
+ *   dst = post_ops(src_scale * wei_scale[oc] * acc + bias) / dst_scale. */
+TSR_API tsr_status_t tsr_primitive_attr_set_scales_mask(
+        tsr_primitive_attr_t attr, int arg, int mask);
+
+/* Per-argument zero points (s32), passed at execution as
+ * TSR_ARG_ATTR_ZERO_POINTS | arg. Mask 0 (common) or per channel. */
+TSR_API tsr_status_t tsr_primitive_attr_set_zero_points_mask(
+        tsr_primitive_attr_t attr, int arg, int mask);
+
+/* Rounding of integer destinations (seed 004's round mode). */
+TSR_API tsr_status_t tsr_primitive_attr_set_round_mode(
+        tsr_primitive_attr_t attr, tsr_round_mode_t mode);
+TSR_API tsr_status_t tsr_primitive_attr_get_round_mode(
+        const tsr_primitive_attr_t attr, tsr_round_mode_t *mode);
+
+/* Copies `post_ops` into the attributes. */
+TSR_API tsr_status_t tsr_primitive_attr_set_post_ops(
+        tsr_primitive_attr_t attr, const tsr_post_ops_t post_ops);
+/* The attributes' own post-ops, valid while `attr` lives. */
+TSR_API tsr_status_t tsr_primitive_attr_get_post_ops(
+        const tsr_primitive_attr_t attr, const tsr_post_ops_t *post_ops);
+
+/* ------------------------------------------------------------------------ */
+/* Execution arguments                                                       */
+
+#define TSR_ARG_SRC 1
+#define TSR_ARG_SRC_0 1
+#define TSR_ARG_FROM 1
+#define TSR_ARG_SRC_1 2
+#define TSR_ARG_DST 17
+#define TSR_ARG_TO 17
+#define TSR_ARG_WEIGHTS 33
+#define TSR_ARG_BIAS 41
+#define TSR_ARG_DIFF_SRC 129
+#define TSR_ARG_DIFF_DST 145
+#define TSR_ARG_DIFF_WEIGHTS 161
+#define TSR_ARG_DIFF_BIAS 169
+#define TSR_ARG_SCRATCHPAD 80
+/* OR-ed with an argument: its scales (f32) or zero points (s32). */
+#define TSR_ARG_ATTR_SCALES 4096
+#define TSR_ARG_ATTR_ZERO_POINTS 8192
+/* Legacy output scales passed at execution are not supported: they are set
+ * with tsr_primitive_attr_set_output_scales. */
+/* OR-ed with TSR_ARG_SRC_1 for the binary post-op at position `idx`. */
+#define TSR_ARG_ATTR_MULTIPLE_POST_OP_BASE 16384
+#define TSR_ARG_ATTR_MULTIPLE_POST_OP(idx) \
+    (TSR_ARG_ATTR_MULTIPLE_POST_OP_BASE * ((idx) + 1))
+
+typedef struct {
+    int arg;
+    tsr_memory_t memory;
+} tsr_exec_arg_t;
+
+/* ------------------------------------------------------------------------ */
+/* Operation descriptors                                                     */
+
+typedef enum {
+    tsr_undefined_primitive = 0,
+    tsr_reorder = 1,
+    tsr_convolution = 2,
+    tsr_primitive_kind_max = 64,
+} tsr_primitive_kind_t;
+
+/* Printable name of a primitive kind ("convolution", "reorder"). */
+TSR_API const char *tsr_prim_kind2str(tsr_primitive_kind_t kind);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_convolution */
+    tsr_prop_kind_t prop_kind;
+    tsr_alg_kind_t alg_kind;
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t weights_desc;
+    /* format_kind undef (zero) when there is no bias. */
+    tsr_memory_desc_t bias_desc;
+    tsr_memory_desc_t dst_desc;
+    /* Spatial parameters, (ndims - 2) entries each: depth, height, width. */
+    tsr_dims_t strides;
+    /* Dilation counted from 0 (0 = dense kernel), as in oneDNN. */
+    tsr_dims_t dilates;
+    tsr_dims_t padding_l;
+    tsr_dims_t padding_r;
+    tsr_data_type_t accum_data_type;
+} tsr_convolution_desc_t;
+
+/* Initializes a forward convolution descriptor.
+ *
+ * src: N, C, [[D,] H,] W; weights: [G,] O, I, [[KD,] KH,] KW (groups when
+ * the weights have one more dim than src; O and I per group); bias: (G*O)
+ * or NULL; dst: N, G*O, spatial. Memory descriptors may be "any". The
+ * output size must agree with the rest:
+ *   out = (in + pad_l + pad_r - ((k - 1) * (dilate + 1) + 1)) / stride + 1.
+ * Returns tsr_invalid_arguments for inconsistent shapes. */
+TSR_API tsr_status_t tsr_convolution_forward_desc_init(
+        tsr_convolution_desc_t *conv_desc, tsr_prop_kind_t prop_kind,
+        tsr_alg_kind_t alg_kind, const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *bias_desc, const tsr_memory_desc_t *dst_desc,
+        const tsr_dim_t *strides, const tsr_dim_t *dilates,
+        const tsr_dim_t *padding_l, const tsr_dim_t *padding_r);
+
+/* ------------------------------------------------------------------------ */
+/* Primitive descriptors and primitives                                      */
+
+typedef struct tsr_primitive_desc *tsr_primitive_desc_t;
+typedef struct tsr_primitive *tsr_primitive_t;
+
+/* Creates a primitive descriptor for the first (best) implementation that
+ * accepts `op_desc` (a pointer to a tsr_*_desc_t, dispatched on its first
+ * field) with `attr` (NULL: defaults; copied). Returns tsr_unimplemented
+ * when no implementation accepts the problem. The environment variable
+ * TSR_MAX_CPU_ISA (avx512_core_vnni, avx512_core, avx2, sse41, generic)
+ * caps the kernels considered. */
+TSR_API tsr_status_t tsr_primitive_desc_create(
+        tsr_primitive_desc_t *primitive_desc, const void *op_desc,
+        const tsr_primitive_attr_t attr, tsr_engine_t engine);
+
+/* Reorder from `src_desc` to `dst_desc` (same dims; any layouts and data
+ * types; neither may be "any"). Attributes: scales on TSR_ARG_SRC/DST (or
+ * the legacy output scales, mask over the dims), zero points on
+ * TSR_ARG_SRC/DST, round mode, a sum post-op:
+ *   dst = saturate(round(src_scale / dst_scale * (src - src_zp)
+ *          + sum_scale * dst_old + dst_zp)). */
+TSR_API tsr_status_t tsr_reorder_primitive_desc_create(
+        tsr_primitive_desc_t *primitive_desc,
+        const tsr_memory_desc_t *src_desc, tsr_engine_t src_engine,
+        const tsr_memory_desc_t *dst_desc, tsr_engine_t dst_engine,
+        const tsr_primitive_attr_t attr);
+
+/* Moves to the next implementation that accepts the problem; returns
+ * tsr_last_impl_reached (and leaves the descriptor as it was) at the end. */
+TSR_API tsr_status_t tsr_primitive_desc_next_impl(
+        tsr_primitive_desc_t primitive_desc);
+
+TSR_API tsr_status_t tsr_primitive_desc_clone(
+        tsr_primitive_desc_t *primitive_desc,
+        const tsr_primitive_desc_t existing);
+TSR_API tsr_status_t tsr_primitive_desc_destroy(
+        tsr_primitive_desc_t primitive_desc);
+
+typedef enum {
+    tsr_query_undef = 0,
+    tsr_query_src_md,
+    tsr_query_weights_md,
+    tsr_query_bias_md,
+    tsr_query_dst_md,
+    /* Describes the user scratchpad: a 1D u8 buffer of the needed size
+     * (zero size when none is needed or the mode is library). */
+    tsr_query_scratchpad_md,
+} tsr_query_t;
+
+/* The memory descriptor the primitive uses for `what` (with "any" resolved
+ * to the implementation's choice), or NULL when the primitive has no such
+ * argument. */
+TSR_API const tsr_memory_desc_t *tsr_primitive_desc_query_md(
+        const tsr_primitive_desc_t primitive_desc, tsr_query_t what);
+/* The implementation name, e.g. "ref:any" or "avx512_core:direct". */
+TSR_API const char *tsr_primitive_desc_impl_name(
+        const tsr_primitive_desc_t primitive_desc);
+/* Scratchpad bytes the primitive needs per execution (whatever the mode). */
+TSR_API tsr_status_t tsr_primitive_desc_query_scratchpad_size(
+        const tsr_primitive_desc_t primitive_desc, size_t *size);
+TSR_API tsr_primitive_kind_t tsr_primitive_desc_kind(
+        const tsr_primitive_desc_t primitive_desc);
+
+TSR_API tsr_status_t tsr_primitive_create(
+        tsr_primitive_t *primitive, const tsr_primitive_desc_t primitive_desc);
+
+/* Runs the primitive. Arguments are matched by `arg` id; missing required
+ * ones, memories whose descriptors differ from the primitive's, and in
+ * user scratchpad mode a missing or too-small TSR_ARG_SCRATCHPAD, all give
+ * tsr_invalid_arguments before anything is written. In user mode the
+ * library allocates nothing during execution, so one primitive may run on
+ * several threads at once with separate scratchpads. */
+TSR_API tsr_status_t tsr_primitive_execute(const tsr_primitive_t primitive,
+        tsr_stream_t stream, int nargs, const tsr_exec_arg_t *args);
+
+TSR_API tsr_status_t tsr_primitive_get_primitive_desc(
+        const tsr_primitive_t primitive,
+        const tsr_primitive_desc_t *primitive_desc);
+TSR_API tsr_status_t tsr_primitive_destroy(tsr_primitive_t primitive);
+
+/* ------------------------------------------------------------------------ */
+/* CPU features and verbose                                                  */
+
+typedef enum {
+    tsr_cpu_isa_generic = 0,
+    tsr_cpu_isa_sse41 = 1,
+    tsr_cpu_isa_avx2 = 2, /* AVX2 + FMA */
+    tsr_cpu_isa_avx512_core = 3, /* AVX-512 F, BW, VL, DQ */
+    tsr_cpu_isa_avx512_core_vnni = 4,
+    tsr_cpu_isa_avx512_core_bf16 = 5,
+} tsr_cpu_isa_t;
+
+/* The ISA kernels are chosen for: what the CPU has, capped by
+ * TSR_MAX_CPU_ISA or tsr_set_max_cpu_isa. */
+TSR_API tsr_cpu_isa_t tsr_get_effective_cpu_isa(void);
+/* Caps the ISA; only effective before the first primitive is created.
+ * Returns tsr_invalid_arguments afterwards or for an unknown value. */
+TSR_API tsr_status_t tsr_set_max_cpu_isa(tsr_cpu_isa_t isa);
+TSR_API const char *tsr_cpu_isa2str(tsr_cpu_isa_t isa);
+
+/* Verbose level: 0 off, 1 execution lines, 2 creation lines too. Set by
+ * the environment variable TSR_VERBOSE or by this call. */
+TSR_API tsr_status_t tsr_set_verbose(int level);
+
+/* Number of threads parallel regions use (OpenMP's current setting). */
+TSR_API int tsr_get_max_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_H */

@@ -1,0 +1,44 @@
+/* Internal memory-descriptor helpers: the one offset function every
+ * reference implementation and reorder uses, and layout construction from
+ * parsed format tags. */
+#ifndef TSR_COMMON_MEMORY_DESC_H
+#define TSR_COMMON_MEMORY_DESC_H
+
+#include "tessera.h"
+
+static inline int md_is_any(const tsr_memory_desc_t *md) {
+    return md->format_kind == tsr_format_kind_any;
+}
+static inline int md_is_zero(const tsr_memory_desc_t *md) {
+    return md->ndims == 0 || md->format_kind == tsr_format_kind_undef;
+}
+
+/* Element offset of logical point `pos` (no range checks): the hot form of
+ * tsr_memory_desc_offset. */
+tsr_dim_t md_off_v(const tsr_memory_desc_t *md, const tsr_dim_t *pos);
+
+/* Element offset of the `l`-th logical point in row-major order over dims. */
+tsr_dim_t md_off_l(const tsr_memory_desc_t *md, tsr_dim_t l);
+
+/* Logical point of the `l`-th element in row-major order over dims. */
+void md_l2pos(const tsr_memory_desc_t *md, tsr_dim_t l, tsr_dim_t *pos);
+
+/* Number of elements in the padded physical buffer (size / dt size). */
+tsr_dim_t md_nelems_padded(const tsr_memory_desc_t *md);
+
+/* 1 when the layout has padded dims (padded_dims != dims somewhere). */
+int md_has_padding(const tsr_memory_desc_t *md);
+
+/* Writes zeros into every padded (outside dims, inside padded_dims) element
+ * of `data`, so blocked tails stay zero. */
+void md_zero_pad(const tsr_memory_desc_t *md, void *data);
+
+/* Fills `md` (dims, dt already known) with a dense layout given the order
+ * of outer dims (perm[0] outermost) and inner blocks. Used by format tag
+ * parsing and by implementations choosing a layout for "any". */
+tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
+        const tsr_dim_t *dims, tsr_data_type_t dt, const int *outer_order,
+        int inner_nblks, const tsr_dim_t *inner_blks,
+        const int *inner_idxs);
+
+#endif

@@ -1,0 +1,19 @@
+/* oneDNN-style verbose lines:
+ *   onednn_verbose,exec,cpu,convolution,ref:any,forward_training,
+ *     src_f32::blocked:abcd:f0 wei_f32::blocked:abcd:f0 ...,attr-...,
+ *     mb2_ic3oc64_ih227oh55kh11sh4dh0ph0_iw227ow55kw11sw4dw0pw0,1.234
+ * (prefix "tessera_verbose"), printed on creation (level 2) and execution
+ * (level 1). */
+#ifndef TSR_COMMON_VERBOSE_H
+#define TSR_COMMON_VERBOSE_H
+
+#include "primitive.h"
+
+int tsr_verbose_level(void);
+double tsr_time_ms(void);
+/* Fills pd->info from the op desc, mds and attributes. */
+void tsr_verbose_fill_info(struct tsr_primitive_desc *pd);
+void tsr_verbose_print(const char *stage, const struct tsr_primitive_desc *pd,
+        double ms);
+
+#endif
