@@ -121,6 +121,26 @@ int bench_impl_allowed(const char *impl_name);
 void bench_usage_error(const char *fmt, ...)
         __attribute__((format(printf, 1, 2), noreturn));
 
+/* The token loop every driver shares: common options update
+ * bench_settings, "--reset" calls reset(), the driver's own options go to
+ * parse_option() (1 = consumed), any other "--..." token is a usage error
+ * naming it, and every other token is a problem descriptor handed to
+ * run_descriptor(), which parses it (usage error on bad text) and runs it
+ * for every combination of the current option lists. Options after the
+ * last descriptor give a warning. Returns 0. */
+typedef struct {
+    void *state;
+    int (*parse_option)(void *state, const char *tok);
+    void (*reset)(void *state);
+    void (*run_descriptor)(void *state, const char *desc);
+} bench_driver_loop_t;
+
+int bench_driver_loop(int ntokens, char **tokens,
+        const bench_driver_loop_t *loop);
+
+/* Index for the next problem line (0, 1, 2, ... across the whole run). */
+int bench_next_index(void);
+
 /* A driver: its name ("conv"), and the function that consumes the tokens
  * and runs the problems. Returns 0 on success (failures are counted in
  * bench_stats, not returned). */
