@@ -33,12 +33,22 @@ int md_has_padding(const tsr_memory_desc_t *md);
  * of `data`, so blocked tails stay zero. */
 void md_zero_pad(const tsr_memory_desc_t *md, void *data);
 
+/* Product of the inner blocks on each dim (1 for unblocked dims), ndims
+ * entries. */
+void md_dim_blocks(const tsr_memory_desc_t *md, tsr_dim_t *blocks);
+
+/* 1 when both blocked descriptors place every padded logical point at the
+ * same offset relative to offset0 (data type and offset0 not compared;
+ * strides of dims with a single outer index do not matter). */
+int md_same_layout(const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
+
 /* Fills `md` (dims, dt already known) with a dense layout given the order
  * of outer dims (perm[0] outermost) and inner blocks. Used by format tag
  * parsing and by implementations choosing a layout for "any". */
 tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
-        const tsr_dim_t *dims, tsr_data_type_t dt, const int *outer_order,
-        int inner_nblks, const tsr_dim_t *inner_blks,
-        const int *inner_idxs);
+                             const tsr_dim_t *dims, tsr_data_type_t dt,
+                             const int *outer_order, int inner_nblks,
+                             const tsr_dim_t *inner_blks,
+                             const int *inner_idxs);
 
 #endif

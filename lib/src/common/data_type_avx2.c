@@ -1,0 +1,161 @@
+/* AVX2 (+F16C) bulk conversions between f32 and the other data types, over
+ * rows of contiguous elements. Bit for bit what the scalar conversions of
+ * data_type.h give: integers are rounded by cvtps2dq in the default
+ * (nearest-even) rounding mode or floored first, saturated in f32 with NaN
+ * made 0; bf16 rounds to nearest even with NaN kept quiet; f16 goes
+ * through F16C, which rounds and quiets NaNs the same way. Row tails use
+ * the scalar forms. */
+#include <immintrin.h>
+
+#include "data_type.h"
+
+/* Eight floats rounded per `mode` and clamped to [lo, hi], NaN made 0, as
+ * int32. */
+static inline __m256i round_clamp_8(__m256 v, __m256 lo, __m256 hi,
+                                    tsr_round_mode_t mode) {
+    v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+    if (mode == tsr_round_down)
+        v = _mm256_floor_ps(v);
+    v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+    return _mm256_cvtps_epi32(v);
+}
+
+/* Eight in-range int32 to eight bytes (signed or unsigned saturation). */
+static inline __m128i pack_8_bytes(__m256i v, int is_signed) {
+    const __m128i lo = _mm256_castsi256_si128(v);
+    const __m128i hi = _mm256_extracti128_si256(v, 1);
+    const __m128i words = _mm_packs_epi32(lo, hi);
+    return is_signed ? _mm_packs_epi16(words, words)
+                     : _mm_packus_epi16(words, words);
+}
+
+static void row_f32_to_int8(const float *src, void *dst, int64_t n,
+                            tsr_round_mode_t mode, int is_signed) {
+    const tsr_data_type_t dt = is_signed ? tsr_s8 : tsr_u8;
+    const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
+    const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
+    uint8_t *out = dst;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storel_epi64((__m128i *)(out + i),
+                         pack_8_bytes(round_clamp_8(_mm256_loadu_ps(src + i),
+                                                    lo, hi, mode),
+                                      is_signed));
+    for (; i < n; i++)
+        tsr_store_f32_inline(dt, out, i, src[i], mode);
+}
+
+static void row_f32_to_s32(const float *src, int32_t *dst, int64_t n,
+                           tsr_round_mode_t mode) {
+    const __m256 lo = _mm256_set1_ps(-2147483648.f);
+    const __m256 hi = _mm256_set1_ps(TSR_S32_MAX_F32);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_si256(
+                (__m256i *)(dst + i),
+                round_clamp_8(_mm256_loadu_ps(src + i), lo, hi, mode));
+    for (; i < n; i++)
+        tsr_store_f32_inline(tsr_s32, dst, i, src[i], mode);
+}
+
+static void row_f32_to_bf16(const float *src, uint16_t *dst, int64_t n) {
+    const __m256i bias = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
+    const __m256i quiet = _mm256_set1_epi32(0x40);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(src + i);
+        const __m256i u = _mm256_castps_si256(v);
+        const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+        const __m256i rounded = _mm256_srli_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(u, bias), odd), 16);
+        const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(u, 16), quiet);
+        const __m256i is_nan =
+                _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        const __m256i halves = _mm256_blendv_epi8(rounded, nan, is_nan);
+        const __m128i packed =
+                _mm_packus_epi32(_mm256_castsi256_si128(halves),
+                                 _mm256_extracti128_si256(halves, 1));
+        _mm_storeu_si128((__m128i *)(dst + i), packed);
+    }
+    for (; i < n; i++)
+        dst[i] = tsr_f32_to_bf16_inline(src[i]);
+}
+
+static void row_f32_to_f16(const float *src, uint16_t *dst, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128(
+                (__m128i *)(dst + i),
+                _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
+                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (; i < n; i++)
+        dst[i] = tsr_f32_to_f16_inline(src[i]);
+}
+
+void tsr_cvt_from_f32_2d_avx2(tsr_data_type_t dt, const float *src,
+                              int64_t src_ld, void *dst, int64_t dst_ld,
+                              int64_t rows, int64_t cols,
+                              tsr_round_mode_t mode) {
+    const int64_t esize = (int64_t)tsr_data_type_size(dt);
+    for (int64_t r = 0; r < rows; r++) {
+        const float *s = src + r * src_ld;
+        void *d = (char *)dst + r * dst_ld * esize;
+        switch (dt) {
+        case tsr_s8:
+            row_f32_to_int8(s, d, cols, mode, 1);
+            break;
+        case tsr_u8:
+            row_f32_to_int8(s, d, cols, mode, 0);
+            break;
+        case tsr_s32:
+            row_f32_to_s32(s, d, cols, mode);
+            break;
+        case tsr_bf16:
+            row_f32_to_bf16(s, d, cols);
+            break;
+        case tsr_f16:
+            row_f32_to_f16(s, d, cols);
+            break;
+        default:
+            tsr_cvt_from_f32_strided(dt, s, 1, d, 1, cols, mode);
+            break;
+        }
+    }
+}
+
+/* Eight elements of `dt` at `src` as f32. */
+static inline __m256 load_8_as_f32(tsr_data_type_t dt, const void *src) {
+    switch (dt) {
+    case tsr_s8:
+        return _mm256_cvtepi32_ps(
+                _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)src)));
+    case tsr_u8:
+        return _mm256_cvtepi32_ps(
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)src)));
+    case tsr_s32:
+        return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)src));
+    case tsr_bf16:
+        return _mm256_castsi256_ps(_mm256_slli_epi32(
+                _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)src)),
+                16));
+    case tsr_f16:
+        return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)src));
+    default:
+        return _mm256_loadu_ps(src);
+    }
+}
+
+void tsr_cvt_to_f32_2d_avx2(tsr_data_type_t dt, const void *src, int64_t src_ld,
+                            float *dst, int64_t dst_ld, int64_t rows,
+                            int64_t cols) {
+    const int64_t esize = (int64_t)tsr_data_type_size(dt);
+    for (int64_t r = 0; r < rows; r++) {
+        const char *s = (const char *)src + r * src_ld * esize;
+        float *d = dst + r * dst_ld;
+        int64_t i = 0;
+        for (; i + 8 <= cols; i += 8)
+            _mm256_storeu_ps(d + i, load_8_as_f32(dt, s + i * esize));
+        for (; i < cols; i++)
+            d[i] = tsr_load_f32_inline(dt, s, i);
+    }
+}
