@@ -123,20 +123,24 @@ typedef struct {
  * `ndims`. Returns tsr_invalid_arguments for an unknown tag, a rank mismatch,
  * a non-positive dim or a NULL pointer; `md` is untouched then. */
 TSR_API tsr_status_t tsr_memory_desc_init_by_tag(tsr_memory_desc_t *md,
-        int ndims, const tsr_dim_t *dims, tsr_data_type_t data_type,
-        const char *tag);
+                                                 int ndims,
+                                                 const tsr_dim_t *dims,
+                                                 tsr_data_type_t data_type,
+                                                 const char *tag);
 
 /* Initializes a plain (unblocked) descriptor with explicit element strides.
  * `strides` NULL means dense row-major ("abc..."). Strides must be positive
  * and must not make two logical points overlap. */
 TSR_API tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md,
-        int ndims, const tsr_dim_t *dims, tsr_data_type_t data_type,
-        const tsr_dim_t *strides);
+                                                     int ndims,
+                                                     const tsr_dim_t *dims,
+                                                     tsr_data_type_t data_type,
+                                                     const tsr_dim_t *strides);
 
 /* Checks whether `md` has exactly the layout that `tag` describes for its
  * dims. Returns 1 on a match, 0 otherwise (also for an unknown tag). */
 TSR_API int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md,
-        const char *tag);
+                                        const char *tag);
 
 /* Bytes needed to hold the memory, padding included; 0 for NULL, "any" or
  * an undefined descriptor. */
@@ -148,18 +152,18 @@ TSR_API tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md);
 /* Element offset (not bytes) of the logical point `pos` (md->ndims entries),
  * offset0 included. Undefined for "any" descriptors; returns -1 then or for
  * a NULL argument or a point out of range. */
-TSR_API tsr_dim_t tsr_memory_desc_offset(
-        const tsr_memory_desc_t *md, const tsr_dim_t *pos);
+TSR_API tsr_dim_t tsr_memory_desc_offset(const tsr_memory_desc_t *md,
+                                         const tsr_dim_t *pos);
 
 /* 1 when both descriptors describe the same memory (dims, type, layout),
  * 0 otherwise. */
-TSR_API int tsr_memory_desc_equal(
-        const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
+TSR_API int tsr_memory_desc_equal(const tsr_memory_desc_t *a,
+                                  const tsr_memory_desc_t *b);
 
 /* Writes a short layout string such as "aBcd16b" (or "any", "undef") into
  * buf (always NUL-terminated when len > 0). */
-TSR_API tsr_status_t tsr_memory_desc_layout_str(
-        const tsr_memory_desc_t *md, char *buf, size_t len);
+TSR_API tsr_status_t tsr_memory_desc_layout_str(const tsr_memory_desc_t *md,
+                                                char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Engine, stream, memory objects                                            */
@@ -169,35 +173,38 @@ typedef enum { tsr_engine_kind_any = 0, tsr_cpu = 1 } tsr_engine_kind_t;
 typedef struct tsr_engine *tsr_engine_t;
 typedef struct tsr_stream *tsr_stream_t;
 typedef struct tsr_memory *tsr_memory_t;
+typedef const struct tsr_memory *const_tsr_memory_t;
 
 /* Only tsr_cpu with index 0 exists. */
-TSR_API tsr_status_t tsr_engine_create(
-        tsr_engine_t *engine, tsr_engine_kind_t kind, size_t index);
+TSR_API tsr_status_t tsr_engine_create(tsr_engine_t *engine,
+                                       tsr_engine_kind_t kind, size_t index);
 TSR_API tsr_status_t tsr_engine_destroy(tsr_engine_t engine);
 
 /* Execution on the CPU stream is synchronous; tsr_stream_wait returns
  * at once. */
 TSR_API tsr_status_t tsr_stream_create(tsr_stream_t *stream,
-        tsr_engine_t engine);
+                                       tsr_engine_t engine);
 TSR_API tsr_status_t tsr_stream_wait(tsr_stream_t stream);
 TSR_API tsr_status_t tsr_stream_destroy(tsr_stream_t stream);
 
 /* Passed as `handle` to tsr_memory_create: the library allocates the buffer
  * (64-byte aligned, zero-filled so blocked padding is zero). */
 #define TSR_MEMORY_ALLOCATE ((void *)(intptr_t)-1)
-/* Passed as `handle`: no buffer yet; set one with tsr_memory_set_data_handle. */
+/* Passed as `handle`: no buffer yet; set one with tsr_memory_set_data_handle.
+ */
 #define TSR_MEMORY_NONE ((void *)0)
 
 /* Creates a memory object for `md` (which must not be "any"). With a user
  * pointer the caller keeps ownership of the buffer. */
 TSR_API tsr_status_t tsr_memory_create(tsr_memory_t *memory,
-        const tsr_memory_desc_t *md, tsr_engine_t engine, void *handle);
-TSR_API tsr_status_t tsr_memory_get_desc(
-        const tsr_memory_t memory, const tsr_memory_desc_t **md);
-TSR_API tsr_status_t tsr_memory_get_data_handle(
-        const tsr_memory_t memory, void **handle);
-TSR_API tsr_status_t tsr_memory_set_data_handle(
-        tsr_memory_t memory, void *handle);
+                                       const tsr_memory_desc_t *md,
+                                       tsr_engine_t engine, void *handle);
+TSR_API tsr_status_t tsr_memory_get_desc(const_tsr_memory_t memory,
+                                         const tsr_memory_desc_t **md);
+TSR_API tsr_status_t tsr_memory_get_data_handle(const_tsr_memory_t memory,
+                                                void **handle);
+TSR_API tsr_status_t tsr_memory_set_data_handle(tsr_memory_t memory,
+                                                void *handle);
 TSR_API tsr_status_t tsr_memory_destroy(tsr_memory_t memory);
 
 /* ------------------------------------------------------------------------ */
@@ -224,22 +231,22 @@ typedef enum {
     tsr_eltwise_square,
     tsr_eltwise_abs,
     tsr_eltwise_sqrt,
-    tsr_eltwise_linear, /* alpha * x + beta */
+    tsr_eltwise_linear,       /* alpha * x + beta */
     tsr_eltwise_bounded_relu, /* min(max(x, 0), alpha) */
-    tsr_eltwise_soft_relu, /* log(1 + e^x) */
-    tsr_eltwise_logistic, /* 1 / (1 + e^-x) */
+    tsr_eltwise_soft_relu,    /* log(1 + e^x) */
+    tsr_eltwise_logistic,     /* 1 / (1 + e^-x) */
     tsr_eltwise_exp,
     tsr_eltwise_gelu_tanh,
     tsr_eltwise_swish, /* x * logistic(alpha * x) */
     tsr_eltwise_log,
-    tsr_eltwise_clip, /* min(max(x, alpha), beta), alpha < x <= beta */
+    tsr_eltwise_clip,    /* min(max(x, alpha), beta), alpha < x <= beta */
     tsr_eltwise_clip_v2, /* same as clip but alpha <= x <= beta */
-    tsr_eltwise_pow, /* alpha * x^beta */
+    tsr_eltwise_pow,     /* alpha * x^beta */
     tsr_eltwise_gelu_erf,
     tsr_eltwise_round, /* nearest, ties to even */
     tsr_eltwise_logsigmoid,
     tsr_eltwise_mish,
-    tsr_eltwise_hardswish, /* x * min(max(alpha * x + beta, 0), 1) */
+    tsr_eltwise_hardswish,   /* x * min(max(alpha * x + beta, 0), 1) */
     tsr_eltwise_hardsigmoid, /* min(max(alpha * x + beta, 0), 1) */
     tsr_eltwise_alg_last,
     /* Binary: dst = op(src0, src1). Comparisons give 1 or 0. */
@@ -273,35 +280,41 @@ typedef enum {
 } tsr_post_op_kind_t;
 
 typedef struct tsr_post_ops *tsr_post_ops_t;
+typedef const struct tsr_post_ops *const_tsr_post_ops_t;
 
 TSR_API tsr_status_t tsr_post_ops_create(tsr_post_ops_t *post_ops);
 TSR_API tsr_status_t tsr_post_ops_destroy(tsr_post_ops_t post_ops);
-TSR_API int tsr_post_ops_len(const tsr_post_ops_t post_ops);
-TSR_API tsr_post_op_kind_t tsr_post_ops_get_kind(
-        const tsr_post_ops_t post_ops, int index);
+TSR_API int tsr_post_ops_len(const_tsr_post_ops_t post_ops);
+TSR_API tsr_post_op_kind_t tsr_post_ops_get_kind(const_tsr_post_ops_t post_ops,
+                                                 int index);
 
 /* dst = scale * (dst_old - zero_point) + result. `data_type` is how the old
  * dst is read (tsr_data_type_undef: the dst type itself; otherwise a type
  * of the same size, e.g. s8 over a u8 dst). */
 TSR_API tsr_status_t tsr_post_ops_append_sum(tsr_post_ops_t post_ops,
-        float scale, int32_t zero_point, tsr_data_type_t data_type);
+                                             float scale, int32_t zero_point,
+                                             tsr_data_type_t data_type);
 /* result = scale * eltwise(alg, result, alpha, beta). */
 TSR_API tsr_status_t tsr_post_ops_append_eltwise(tsr_post_ops_t post_ops,
-        float scale, tsr_alg_kind_t alg, float alpha, float beta);
+                                                 float scale,
+                                                 tsr_alg_kind_t alg,
+                                                 float alpha, float beta);
 /* result = binary(alg, result, src1) where src1 is passed at execution as
  * TSR_ARG_ATTR_MULTIPLE_POST_OP(index) | TSR_ARG_SRC_1. `src1_desc` has the
  * dst's rank, with each dim equal to the dst's or 1 (broadcast). */
-TSR_API tsr_status_t tsr_post_ops_append_binary(tsr_post_ops_t post_ops,
-        tsr_alg_kind_t alg, const tsr_memory_desc_t *src1_desc);
+TSR_API tsr_status_t
+tsr_post_ops_append_binary(tsr_post_ops_t post_ops, tsr_alg_kind_t alg,
+                           const tsr_memory_desc_t *src1_desc);
 
-TSR_API tsr_status_t tsr_post_ops_get_params_sum(const tsr_post_ops_t post_ops,
-        int index, float *scale, int32_t *zero_point,
-        tsr_data_type_t *data_type);
+TSR_API tsr_status_t tsr_post_ops_get_params_sum(const_tsr_post_ops_t post_ops,
+                                                 int index, float *scale,
+                                                 int32_t *zero_point,
+                                                 tsr_data_type_t *data_type);
 TSR_API tsr_status_t tsr_post_ops_get_params_eltwise(
-        const tsr_post_ops_t post_ops, int index, float *scale,
+        const_tsr_post_ops_t post_ops, int index, float *scale,
         tsr_alg_kind_t *alg, float *alpha, float *beta);
 TSR_API tsr_status_t tsr_post_ops_get_params_binary(
-        const tsr_post_ops_t post_ops, int index, tsr_alg_kind_t *alg,
+        const_tsr_post_ops_t post_ops, int index, tsr_alg_kind_t *alg,
         const tsr_memory_desc_t **src1_desc);
 
 /* ------------------------------------------------------------------------ */
@@ -320,25 +333,26 @@ typedef enum {
 } tsr_round_mode_t;
 
 typedef struct tsr_primitive_attr *tsr_primitive_attr_t;
+typedef const struct tsr_primitive_attr *const_tsr_primitive_attr_t;
 
 TSR_API tsr_status_t tsr_primitive_attr_create(tsr_primitive_attr_t *attr);
 TSR_API tsr_status_t tsr_primitive_attr_clone(
-        tsr_primitive_attr_t *attr, const tsr_primitive_attr_t existing);
+        tsr_primitive_attr_t *attr, const_tsr_primitive_attr_t existing);
 TSR_API tsr_status_t tsr_primitive_attr_destroy(tsr_primitive_attr_t attr);
 
 TSR_API tsr_status_t tsr_primitive_attr_set_scratchpad_mode(
         tsr_primitive_attr_t attr, tsr_scratchpad_mode_t mode);
 TSR_API tsr_status_t tsr_primitive_attr_get_scratchpad_mode(
-        const tsr_primitive_attr_t attr, tsr_scratchpad_mode_t *mode);
+        const_tsr_primitive_attr_t attr, tsr_scratchpad_mode_t *mode);
 
 /* Legacy (v2.x) output scales, known at creation: dst = scales[m] * acc.
  * `mask` selects the dst dims the scales vary over (bit d = dim d, e.g.
  * 2 = per output channel); `count` must equal the product of those dims,
  * checked at primitive descriptor creation. Cannot be combined with
  * per-argument scales. */
-TSR_API tsr_status_t tsr_primitive_attr_set_output_scales(
-        tsr_primitive_attr_t attr, tsr_dim_t count, int mask,
-        const float *scales);
+TSR_API tsr_status_t
+tsr_primitive_attr_set_output_scales(tsr_primitive_attr_t attr, tsr_dim_t count,
+                                     int mask, const float *scales);
 
 /* Per-argument (v3.x) scales: `arg` is TSR_ARG_SRC, TSR_ARG_WEIGHTS or
  * TSR_ARG_DST (TSR_ARG_FROM for reorder's source...). The f32 values are
@@ -357,14 +371,14 @@ TSR_API tsr_status_t tsr_primitive_attr_set_zero_points_mask(
 TSR_API tsr_status_t tsr_primitive_attr_set_round_mode(
         tsr_primitive_attr_t attr, tsr_round_mode_t mode);
 TSR_API tsr_status_t tsr_primitive_attr_get_round_mode(
-        const tsr_primitive_attr_t attr, tsr_round_mode_t *mode);
+        const_tsr_primitive_attr_t attr, tsr_round_mode_t *mode);
 
 /* Copies `post_ops` into the attributes. */
 TSR_API tsr_status_t tsr_primitive_attr_set_post_ops(
-        tsr_primitive_attr_t attr, const tsr_post_ops_t post_ops);
+        tsr_primitive_attr_t attr, const_tsr_post_ops_t post_ops);
 /* The attributes' own post-ops, valid while `attr` lives. */
 TSR_API tsr_status_t tsr_primitive_attr_get_post_ops(
-        const tsr_primitive_attr_t attr, const tsr_post_ops_t *post_ops);
+        const_tsr_primitive_attr_t attr, const_tsr_post_ops_t *post_ops);
 
 /* ------------------------------------------------------------------------ */
 /* Execution arguments                                                       */
@@ -389,7 +403,7 @@ TSR_API tsr_status_t tsr_primitive_attr_get_post_ops(
  * with tsr_primitive_attr_set_output_scales. */
 /* OR-ed with TSR_ARG_SRC_1 for the binary post-op at position `idx`. */
 #define TSR_ARG_ATTR_MULTIPLE_POST_OP_BASE 16384
-#define TSR_ARG_ATTR_MULTIPLE_POST_OP(idx) \
+#define TSR_ARG_ATTR_MULTIPLE_POST_OP(idx)                                     \
     (TSR_ARG_ATTR_MULTIPLE_POST_OP_BASE * ((idx) + 1))
 
 typedef struct {
@@ -448,7 +462,9 @@ TSR_API tsr_status_t tsr_convolution_forward_desc_init(
 /* Primitive descriptors and primitives                                      */
 
 typedef struct tsr_primitive_desc *tsr_primitive_desc_t;
+typedef const struct tsr_primitive_desc *const_tsr_primitive_desc_t;
 typedef struct tsr_primitive *tsr_primitive_t;
+typedef const struct tsr_primitive *const_tsr_primitive_t;
 
 /* Creates a primitive descriptor for the first (best) implementation that
  * accepts `op_desc` (a pointer to a tsr_*_desc_t, dispatched on its first
@@ -458,30 +474,29 @@ typedef struct tsr_primitive *tsr_primitive_t;
  * caps the kernels considered. */
 TSR_API tsr_status_t tsr_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const void *op_desc,
-        const tsr_primitive_attr_t attr, tsr_engine_t engine);
+        const_tsr_primitive_attr_t attr, tsr_engine_t engine);
 
 /* Reorder from `src_desc` to `dst_desc` (same dims; any layouts and data
  * types; neither may be "any"). Attributes: scales on TSR_ARG_SRC/DST (or
- * the legacy output scales, mask over the dims), zero points on
- * TSR_ARG_SRC/DST, round mode, a sum post-op:
- *   dst = saturate(round(src_scale / dst_scale * (src - src_zp)
- *          + sum_scale * dst_old + dst_zp)). */
+ * the legacy output scales, mask over the dims, which act as the source
+ * scale), zero points on TSR_ARG_SRC/DST, round mode, one sum post-op:
+ *   dst = saturate(round((src_scale / dst_scale) * (src - src_zp)
+ *          + sum_scale * (dst_old - sum_zp) + dst_zp)). */
 TSR_API tsr_status_t tsr_reorder_primitive_desc_create(
-        tsr_primitive_desc_t *primitive_desc,
-        const tsr_memory_desc_t *src_desc, tsr_engine_t src_engine,
-        const tsr_memory_desc_t *dst_desc, tsr_engine_t dst_engine,
-        const tsr_primitive_attr_t attr);
+        tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *src_desc,
+        tsr_engine_t src_engine, const tsr_memory_desc_t *dst_desc,
+        tsr_engine_t dst_engine, const_tsr_primitive_attr_t attr);
 
 /* Moves to the next implementation that accepts the problem; returns
  * tsr_last_impl_reached (and leaves the descriptor as it was) at the end. */
-TSR_API tsr_status_t tsr_primitive_desc_next_impl(
-        tsr_primitive_desc_t primitive_desc);
+TSR_API tsr_status_t
+tsr_primitive_desc_next_impl(tsr_primitive_desc_t primitive_desc);
 
-TSR_API tsr_status_t tsr_primitive_desc_clone(
-        tsr_primitive_desc_t *primitive_desc,
-        const tsr_primitive_desc_t existing);
-TSR_API tsr_status_t tsr_primitive_desc_destroy(
-        tsr_primitive_desc_t primitive_desc);
+TSR_API tsr_status_t
+tsr_primitive_desc_clone(tsr_primitive_desc_t *primitive_desc,
+                         const_tsr_primitive_desc_t existing);
+TSR_API tsr_status_t
+tsr_primitive_desc_destroy(tsr_primitive_desc_t primitive_desc);
 
 typedef enum {
     tsr_query_undef = 0,
@@ -497,19 +512,20 @@ typedef enum {
 /* The memory descriptor the primitive uses for `what` (with "any" resolved
  * to the implementation's choice), or NULL when the primitive has no such
  * argument. */
-TSR_API const tsr_memory_desc_t *tsr_primitive_desc_query_md(
-        const tsr_primitive_desc_t primitive_desc, tsr_query_t what);
+TSR_API const tsr_memory_desc_t *
+tsr_primitive_desc_query_md(const_tsr_primitive_desc_t primitive_desc,
+                            tsr_query_t what);
 /* The implementation name, e.g. "ref:any" or "avx512_core:direct". */
-TSR_API const char *tsr_primitive_desc_impl_name(
-        const tsr_primitive_desc_t primitive_desc);
+TSR_API const char *
+tsr_primitive_desc_impl_name(const_tsr_primitive_desc_t primitive_desc);
 /* Scratchpad bytes the primitive needs per execution (whatever the mode). */
 TSR_API tsr_status_t tsr_primitive_desc_query_scratchpad_size(
-        const tsr_primitive_desc_t primitive_desc, size_t *size);
-TSR_API tsr_primitive_kind_t tsr_primitive_desc_kind(
-        const tsr_primitive_desc_t primitive_desc);
+        const_tsr_primitive_desc_t primitive_desc, size_t *size);
+TSR_API tsr_primitive_kind_t
+tsr_primitive_desc_kind(const_tsr_primitive_desc_t primitive_desc);
 
 TSR_API tsr_status_t tsr_primitive_create(
-        tsr_primitive_t *primitive, const tsr_primitive_desc_t primitive_desc);
+        tsr_primitive_t *primitive, const_tsr_primitive_desc_t primitive_desc);
 
 /* Runs the primitive. Arguments are matched by `arg` id; missing required
  * ones, memories whose descriptors differ from the primitive's, and in
@@ -517,12 +533,13 @@ TSR_API tsr_status_t tsr_primitive_create(
  * tsr_invalid_arguments before anything is written. In user mode the
  * library allocates nothing during execution, so one primitive may run on
  * several threads at once with separate scratchpads. */
-TSR_API tsr_status_t tsr_primitive_execute(const tsr_primitive_t primitive,
-        tsr_stream_t stream, int nargs, const tsr_exec_arg_t *args);
+TSR_API tsr_status_t tsr_primitive_execute(const_tsr_primitive_t primitive,
+                                           tsr_stream_t stream, int nargs,
+                                           const tsr_exec_arg_t *args);
 
-TSR_API tsr_status_t tsr_primitive_get_primitive_desc(
-        const tsr_primitive_t primitive,
-        const tsr_primitive_desc_t *primitive_desc);
+TSR_API tsr_status_t
+tsr_primitive_get_primitive_desc(const_tsr_primitive_t primitive,
+                                 const_tsr_primitive_desc_t *primitive_desc);
 TSR_API tsr_status_t tsr_primitive_destroy(tsr_primitive_t primitive);
 
 /* ------------------------------------------------------------------------ */
@@ -531,7 +548,7 @@ TSR_API tsr_status_t tsr_primitive_destroy(tsr_primitive_t primitive);
 typedef enum {
     tsr_cpu_isa_generic = 0,
     tsr_cpu_isa_sse41 = 1,
-    tsr_cpu_isa_avx2 = 2, /* AVX2 + FMA */
+    tsr_cpu_isa_avx2 = 2,        /* AVX2 + FMA */
     tsr_cpu_isa_avx512_core = 3, /* AVX-512 F, BW, VL, DQ */
     tsr_cpu_isa_avx512_core_vnni = 4,
     tsr_cpu_isa_avx512_core_bf16 = 5,

@@ -65,8 +65,8 @@ struct tsr_primitive_attr {
 /* Fills `attr` with defaults (used for a NULL user attr). */
 void tsr_attr_init_default(struct tsr_primitive_attr *attr);
 /* Deep copy into an already allocated struct. */
-tsr_status_t tsr_attr_copy(
-        struct tsr_primitive_attr *dst, const struct tsr_primitive_attr *src);
+tsr_status_t tsr_attr_copy(struct tsr_primitive_attr *dst,
+                           const struct tsr_primitive_attr *src);
 /* Frees what tsr_attr_copy allocated (not the struct itself). */
 void tsr_attr_fini(struct tsr_primitive_attr *attr);
 /* 1 when no scales, zero points, post-ops or round mode other than the

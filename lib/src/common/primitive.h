@@ -54,7 +54,7 @@ typedef struct tsr_impl {
     tsr_cpu_isa_t isa;
     tsr_status_t (*init)(struct tsr_primitive_desc *pd);
     tsr_status_t (*execute)(const struct tsr_primitive_desc *pd,
-            const struct tsr_exec_ctx *ctx);
+                            const struct tsr_exec_ctx *ctx);
     /* Optional: frees pd->impl_data. */
     void (*fini)(struct tsr_primitive_desc *pd);
 } tsr_impl_t;
@@ -98,7 +98,9 @@ extern const tsr_impl_t *const tsr_convolution_impl_list[];
 /* Shared dispatch: copies op desc and attr into a new pd and walks
  * `list` from `start` for the first implementation that accepts. */
 tsr_status_t tsr_pd_create_from_list(struct tsr_primitive_desc **pd_out,
-        const tsr_op_desc_t *op, const struct tsr_primitive_attr *attr,
-        tsr_engine_t engine, const tsr_impl_t *const *list);
+                                     const tsr_op_desc_t *op,
+                                     const struct tsr_primitive_attr *attr,
+                                     tsr_engine_t engine,
+                                     const tsr_impl_t *const *list);
 
 #endif

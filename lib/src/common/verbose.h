@@ -14,6 +14,6 @@ double tsr_time_ms(void);
 /* Fills pd->info from the op desc, mds and attributes. */
 void tsr_verbose_fill_info(struct tsr_primitive_desc *pd);
 void tsr_verbose_print(const char *stage, const struct tsr_primitive_desc *pd,
-        double ms);
+                       double ms);
 
 #endif

@@ -1,0 +1,202 @@
+/* Primitive attributes: the public setters and getters, and the internal
+ * copy / default helpers. Every setter validates all of its input before
+ * touching the attributes, so a failed call leaves them as they were. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+
+/* A mask may only name dims a descriptor can have. */
+static int mask_is_valid(int mask) {
+    return mask >= 0 && mask < (1 << TSR_MAX_NDIMS);
+}
+
+int tsr_qarg_from_arg(int arg) {
+    switch (arg) {
+    case TSR_ARG_SRC:
+        return TSR_QARG_SRC;
+    case TSR_ARG_WEIGHTS:
+        return TSR_QARG_WEIGHTS;
+    case TSR_ARG_DST:
+        return TSR_QARG_DST;
+    default:
+        return -1;
+    }
+}
+
+void tsr_attr_init_default(struct tsr_primitive_attr *attr) {
+    memset(attr, 0, sizeof(*attr));
+    attr->scratchpad_mode = tsr_scratchpad_mode_library;
+    attr->round_mode = tsr_round_nearest;
+}
+
+tsr_status_t tsr_attr_copy(struct tsr_primitive_attr *dst,
+                           const struct tsr_primitive_attr *src) {
+    float *values = NULL;
+    if (src->output_scales.set) {
+        size_t bytes = (size_t)src->output_scales.count * sizeof(float);
+        values = malloc(bytes);
+        if (!values)
+            return tsr_out_of_memory;
+        memcpy(values, src->output_scales.values, bytes);
+    }
+    *dst = *src;
+    dst->output_scales.values = values;
+    return tsr_success;
+}
+
+void tsr_attr_fini(struct tsr_primitive_attr *attr) {
+    free(attr->output_scales.values);
+    attr->output_scales.values = NULL;
+}
+
+int tsr_attr_has_default_values(const struct tsr_primitive_attr *attr) {
+    if (attr->output_scales.set || attr->post_ops.len != 0 ||
+        attr->round_mode != tsr_round_nearest)
+        return 0;
+    for (int i = 0; i < TSR_QARG_COUNT; i++)
+        if (attr->scales[i].set || attr->zero_points[i].set)
+            return 0;
+    return 1;
+}
+
+static int any_arg_scales_set(const struct tsr_primitive_attr *attr) {
+    for (int i = 0; i < TSR_QARG_COUNT; i++)
+        if (attr->scales[i].set)
+            return 1;
+    return 0;
+}
+
+tsr_status_t tsr_primitive_attr_create(tsr_primitive_attr_t *attr) {
+    if (!attr)
+        return tsr_invalid_arguments;
+    struct tsr_primitive_attr *a = malloc(sizeof(*a));
+    if (!a)
+        return tsr_out_of_memory;
+    tsr_attr_init_default(a);
+    *attr = a;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_clone(tsr_primitive_attr_t *attr,
+                                      const_tsr_primitive_attr_t existing) {
+    if (!attr || !existing)
+        return tsr_invalid_arguments;
+    struct tsr_primitive_attr *a = malloc(sizeof(*a));
+    if (!a)
+        return tsr_out_of_memory;
+    tsr_status_t st = tsr_attr_copy(a, existing);
+    if (st != tsr_success) {
+        free(a);
+        return st;
+    }
+    *attr = a;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_destroy(tsr_primitive_attr_t attr) {
+    if (attr) {
+        tsr_attr_fini(attr);
+        free(attr);
+    }
+    return tsr_success;
+}
+
+tsr_status_t
+tsr_primitive_attr_set_scratchpad_mode(tsr_primitive_attr_t attr,
+                                       tsr_scratchpad_mode_t mode) {
+    if (!attr || (mode != tsr_scratchpad_mode_library &&
+                  mode != tsr_scratchpad_mode_user))
+        return tsr_invalid_arguments;
+    attr->scratchpad_mode = mode;
+    return tsr_success;
+}
+
+tsr_status_t
+tsr_primitive_attr_get_scratchpad_mode(const_tsr_primitive_attr_t attr,
+                                       tsr_scratchpad_mode_t *mode) {
+    if (!attr || !mode)
+        return tsr_invalid_arguments;
+    *mode = attr->scratchpad_mode;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_set_output_scales(tsr_primitive_attr_t attr,
+                                                  tsr_dim_t count, int mask,
+                                                  const float *scales) {
+    if (!attr || !scales || count <= 0 || !mask_is_valid(mask))
+        return tsr_invalid_arguments;
+    /* The two scale models describe the same multiplier: mixing them would
+     * leave its meaning ambiguous. */
+    if (any_arg_scales_set(attr))
+        return tsr_invalid_arguments;
+    if ((uint64_t)count > SIZE_MAX / sizeof(float))
+        return tsr_out_of_memory;
+    size_t bytes = (size_t)count * sizeof(float);
+    float *values = malloc(bytes);
+    if (!values)
+        return tsr_out_of_memory;
+    memcpy(values, scales, bytes);
+    free(attr->output_scales.values);
+    attr->output_scales.set = 1;
+    attr->output_scales.mask = mask;
+    attr->output_scales.count = count;
+    attr->output_scales.values = values;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_set_scales_mask(tsr_primitive_attr_t attr,
+                                                int arg, int mask) {
+    int q = tsr_qarg_from_arg(arg);
+    if (!attr || q < 0 || !mask_is_valid(mask))
+        return tsr_invalid_arguments;
+    if (attr->output_scales.set)
+        return tsr_invalid_arguments;
+    attr->scales[q].set = 1;
+    attr->scales[q].mask = mask;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_set_zero_points_mask(tsr_primitive_attr_t attr,
+                                                     int arg, int mask) {
+    int q = tsr_qarg_from_arg(arg);
+    if (!attr || q < 0 || !mask_is_valid(mask))
+        return tsr_invalid_arguments;
+    attr->zero_points[q].set = 1;
+    attr->zero_points[q].mask = mask;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_set_round_mode(tsr_primitive_attr_t attr,
+                                               tsr_round_mode_t mode) {
+    if (!attr || (mode != tsr_round_nearest && mode != tsr_round_down))
+        return tsr_invalid_arguments;
+    attr->round_mode = mode;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_get_round_mode(const_tsr_primitive_attr_t attr,
+                                               tsr_round_mode_t *mode) {
+    if (!attr || !mode)
+        return tsr_invalid_arguments;
+    *mode = attr->round_mode;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_set_post_ops(tsr_primitive_attr_t attr,
+                                             const_tsr_post_ops_t post_ops) {
+    if (!attr || !post_ops)
+        return tsr_invalid_arguments;
+    if (post_ops->len < 0 || post_ops->len > TSR_MAX_POST_OPS)
+        return tsr_invalid_arguments;
+    attr->post_ops = *post_ops;
+    return tsr_success;
+}
+
+tsr_status_t tsr_primitive_attr_get_post_ops(const_tsr_primitive_attr_t attr,
+                                             const_tsr_post_ops_t *post_ops) {
+    if (!attr || !post_ops)
+        return tsr_invalid_arguments;
+    *post_ops = &attr->post_ops;
+    return tsr_success;
+}

@@ -1,0 +1,101 @@
+/* Helpers shared by the convolution API tests: building and running a
+ * small convolution from plain arrays. */
+#ifndef TESTS_CONV_TEST_UTIL_H
+#define TESTS_CONV_TEST_UTIL_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "tessera.h"
+
+#define CHECK_STATUS(expr, expected) CHECK((expr) == (expected))
+
+/* A convolution problem in plain arrays: data ranks 3..5, weights with
+ * one more dim for groups; a bias of zero size means none. */
+typedef struct {
+    int ndims, wei_ndims;
+    tsr_dim_t src[5], wei[6], dst[5];
+    tsr_dim_t bias; /* OC, or 0 */
+    tsr_data_type_t sdt, wdt, bdt, ddt;
+    const char *stag, *wtag, *dtag;
+    tsr_dim_t strides[3], dilates[3], pad_l[3], pad_r[3];
+} conv_shape_t;
+
+static tsr_status_t conv_desc_make(const conv_shape_t *s,
+                                   tsr_convolution_desc_t *desc) {
+    tsr_memory_desc_t src, wei, bia, dst;
+    tsr_status_t st;
+    st = tsr_memory_desc_init_by_tag(&src, s->ndims, s->src, s->sdt, s->stag);
+    if (st != tsr_success)
+        return st;
+    st = tsr_memory_desc_init_by_tag(&wei, s->wei_ndims, s->wei, s->wdt,
+                                     s->wtag);
+    if (st != tsr_success)
+        return st;
+    st = tsr_memory_desc_init_by_tag(&dst, s->ndims, s->dst, s->ddt, s->dtag);
+    if (st != tsr_success)
+        return st;
+    if (s->bias) {
+        st = tsr_memory_desc_init_by_tag(&bia, 1, &s->bias, s->bdt, "a");
+        if (st != tsr_success)
+            return st;
+    }
+    return tsr_convolution_forward_desc_init(
+            desc, tsr_forward_inference, tsr_convolution_direct, &src, &wei,
+            s->bias ? &bia : NULL, &dst, s->strides, s->dilates, s->pad_l,
+            s->pad_r);
+}
+
+static tsr_status_t conv_pd_make(const conv_shape_t *s,
+                                 tsr_primitive_attr_t attr, tsr_engine_t engine,
+                                 tsr_primitive_desc_t *pd) {
+    tsr_convolution_desc_t desc;
+    tsr_status_t st = conv_desc_make(s, &desc);
+    if (st != tsr_success)
+        return st;
+    return tsr_primitive_desc_create(pd, &desc, attr, engine);
+}
+
+/* One execution argument given as a descriptor and a user buffer. */
+typedef struct {
+    int arg;
+    const tsr_memory_desc_t *md;
+    void *data;
+} test_arg_t;
+
+#define TEST_MAX_ARGS 16
+
+/* Wraps the buffers in memory objects, executes, and destroys them. */
+static tsr_status_t run_primitive(tsr_primitive_t prim, tsr_engine_t engine,
+                                  tsr_stream_t stream, int nargs,
+                                  const test_arg_t *targs) {
+    tsr_exec_arg_t args[TEST_MAX_ARGS];
+    memset(args, 0, sizeof(args));
+    if (nargs > TEST_MAX_ARGS)
+        return tsr_invalid_arguments;
+    int created = 0;
+    tsr_status_t st = tsr_success;
+    for (int i = 0; i < nargs && st == tsr_success; i++) {
+        st = tsr_memory_create(&args[i].memory, targs[i].md, engine,
+                               targs[i].data);
+        args[i].arg = targs[i].arg;
+        if (st == tsr_success)
+            created++;
+    }
+    if (st == tsr_success)
+        st = tsr_primitive_execute(prim, stream, nargs, args);
+    for (int i = 0; i < created; i++)
+        tsr_memory_destroy(args[i].memory);
+    return st;
+}
+
+/* A dense 1D descriptor, for scales and zero points. */
+static tsr_memory_desc_t md_1d(tsr_dim_t n, tsr_data_type_t dt) {
+    tsr_memory_desc_t md;
+    memset(&md, 0, sizeof(md));
+    tsr_memory_desc_init_by_tag(&md, 1, &n, dt, "a");
+    return md;
+}
+
+#endif
