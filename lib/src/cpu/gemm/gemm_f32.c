@@ -1,0 +1,319 @@
+/* The f32 GEMM frame: argument checks, kernel selection, the split of C
+ * between threads, and BLIS-style cache blocking around the micro-kernels:
+ *
+ *   for jc in N step nc:          B block kc x nc packed, lives in L3
+ *     for pc in K step kc:
+ *       for ic in M step mc:      A block mc x kc packed, lives in L2
+ *         for jr in nc step nr:   B micro-panel kc x nr stays in L1
+ *           for ir in mc step mr: micro-kernel on one mr x nr tile of C
+ *
+ * Threads own disjoint rectangles of C and pack privately, so no barrier is
+ * needed and a team of the caller's threads can share one call. */
+#include <omp.h>
+
+#include "common/isa.h"
+#include "common/utils.h"
+#include "cpu/gemm/gemm_f32.h"
+#include "cpu/gemm/gemm_f32_impl.h"
+
+/* Blocking for 32 KiB L1d and 512 KiB L2 per core (measured best on
+ * Zen 3): the kc x nr micro-panel of B reused across a whole A block stays
+ * in L1, the mc x kc block of A (144 KiB) in L2, the kc x nc block of B in
+ * the shared L3. The AVX-512 kernel reads A through the AVX2 packing (its
+ * CPUs have AVX2). */
+static const tsr_gemm_f32_kernel_t kernels[] = {
+        {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
+         tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2},
+        {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
+         tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2},
+        {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
+         TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
+         tsr_gemm_f32_pack},
+};
+
+const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
+    for (size_t i = 0; i + 1 < TSR_ARRAY_SIZE(kernels); ++i)
+        if (tsr_mayiuse(kernels[i].isa))
+            return &kernels[i];
+    return &kernels[TSR_ARRAY_SIZE(kernels) - 1];
+}
+
+const char *tsr_gemm_f32_kernel_name(void) {
+    return tsr_gemm_f32_select_kernel()->name;
+}
+
+/* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
+ * rounded up to `unit`. Depends only on its arguments, which is what keeps
+ * the K blocking (and so the summation order) independent of threads. */
+static int64_t balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
+    if (len <= 0)
+        return unit;
+    const int64_t nblk = tsr_div_up(len, max_blk);
+    return tsr_rnd_up(tsr_div_up(len, nblk), unit);
+}
+
+/* Floats of one packing buffer, padded so the next starts 64-byte aligned. */
+static int64_t padded_floats(int64_t n) {
+    return tsr_rnd_up(n, 16);
+}
+
+static size_t thread_scratch_bytes(const tsr_gemm_f32_kernel_t *kern, int64_t M,
+                                   int64_t N, int64_t K) {
+    if (M <= 0 || N <= 0 || K <= 0)
+        return 0;
+    const int64_t kc = TSR_MIN(kern->kc, K);
+    const int64_t a = TSR_MIN(kern->mc, tsr_rnd_up(M, kern->mr)) * kc;
+    const int64_t b = TSR_MIN(kern->nc, tsr_rnd_up(N, kern->nr)) * kc;
+    return (size_t)(padded_floats(a) + padded_floats(b)) * sizeof(float);
+}
+
+size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr) {
+    /* The largest need of any kernel: the ISA cap may change between the
+     * booking of a scratchpad and its use. */
+    size_t per_thread = 0;
+    for (size_t i = 0; i < TSR_ARRAY_SIZE(kernels); ++i) {
+        const size_t s = thread_scratch_bytes(&kernels[i], M, N, K);
+        per_thread = TSR_MAX(per_thread, s);
+    }
+    return per_thread * (size_t)TSR_MAX(nthr, 1);
+}
+
+typedef struct {
+    int64_t m_begin, m_end, n_begin, n_end;
+} c_rect_t;
+
+/* Share [begin, end) of `ntiles` tiles for part `i` of `nparts`. */
+static void split_tiles(int64_t ntiles, int nparts, int i, int64_t *begin,
+                        int64_t *end) {
+    const int64_t q = ntiles / nparts, r = ntiles % nparts;
+    *begin = i * q + TSR_MIN(i, r);
+    *end = *begin + q + (i < r);
+}
+
+/* The rectangle of C that thread ithr of nthr computes: a grid of
+ * nthr_m x nthr_n parts of whole tiles, chosen to balance the tiles and
+ * then to keep each part square (less packing per flop). Threads outside
+ * the grid get an empty rectangle. */
+static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
+                            int ithr) {
+    const int64_t mtiles = tsr_div_up(M, mr), ntiles = tsr_div_up(N, nr);
+    /* Packing one line costs about as much as a dozen FMAs per K step. */
+    const int64_t surface_weight = 12;
+    int best_m = 1, best_n = 1;
+    int64_t best_cost = INT64_MAX;
+    for (int nm = 1; nm <= nthr && nm <= mtiles; ++nm) {
+        for (int nn = 1; nm * nn <= nthr && nn <= ntiles; ++nn) {
+            const int64_t rows = tsr_div_up(mtiles, nm) * mr;
+            const int64_t cols = tsr_div_up(ntiles, nn) * nr;
+            const int64_t cost = rows * cols + surface_weight * (rows + cols);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best_m = nm;
+                best_n = nn;
+            }
+        }
+    }
+    c_rect_t r = {0, 0, 0, 0};
+    if (ithr >= best_m * best_n)
+        return r;
+    int64_t tb, te;
+    split_tiles(mtiles, best_m, ithr / best_n, &tb, &te);
+    r.m_begin = tb * mr;
+    r.m_end = TSR_MIN(te * mr, M);
+    split_tiles(ntiles, best_n, ithr % best_n, &tb, &te);
+    r.n_begin = tb * nr;
+    r.n_end = TSR_MIN(te * nr, N);
+    return r;
+}
+
+/* Bias and the caller's epilogue on one finished tile. */
+static void finish_tile(const tsr_gemm_f32_args_t *args, int64_t i0, int64_t j0,
+                        int64_t m, int64_t n) {
+    const int64_t ldc = args->ldc;
+    float *c = args->C + i0 * ldc + j0;
+    if (args->bias_kind == tsr_gemm_bias_per_row) {
+        for (int64_t i = 0; i < m; ++i) {
+            const float b = args->bias[i0 + i];
+            for (int64_t j = 0; j < n; ++j)
+                c[i * ldc + j] += b;
+        }
+    } else if (args->bias_kind == tsr_gemm_bias_per_col) {
+        const float *b = args->bias + j0;
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j)
+                c[i * ldc + j] += b[j];
+    }
+    if (args->epilogue)
+        args->epilogue(args->epilogue_ctx, c, ldc, i0, j0, m, n);
+}
+
+/* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
+ * single empty K block so C still gets beta, bias and the epilogue. */
+static void gemm_rect(const tsr_gemm_f32_args_t *args,
+                      const tsr_gemm_f32_kernel_t *kern, int64_t K, c_rect_t r,
+                      float *ws) {
+    const int mr = kern->mr, nr = kern->nr;
+    const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
+    const int64_t kc = balanced_block(K, kern->kc, 1);
+    const int64_t mc = balanced_block(m_len, kern->mc, mr);
+    const int64_t nc = balanced_block(n_len, kern->nc, nr);
+    const int64_t nkb = K > 0 ? tsr_div_up(K, kc) : 1;
+    /* Packed A first, then B (sizes as in thread_scratch_bytes). */
+    float dummy_panel[1] = {0.f}; /* never read: K == 0 reads no panel */
+    float *pack_a = K > 0 ? ws : dummy_panel;
+    float *pack_b = K > 0 ? ws + padded_floats(mc * kc) : dummy_panel;
+
+    const int64_t a_sx = args->transa ? 1 : args->lda;
+    const int64_t a_sp = args->transa ? args->lda : 1;
+    const int64_t b_sx = args->transb ? args->ldb : 1;
+    const int64_t b_sp = args->transb ? 1 : args->ldb;
+    const int64_t ldc = args->ldc;
+
+    for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
+        const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+        for (int64_t kb = 0; kb < nkb; ++kb) {
+            const int64_t pc = kb * kc;
+            const int64_t kcur = TSR_MIN(kc, K - pc);
+            const float beta = kb == 0 ? args->beta : 1.f;
+            const int last_k = kb == nkb - 1;
+            if (kcur > 0)
+                kern->pack(args->B + jc * b_sx + pc * b_sp, b_sx, b_sp, ncur,
+                           kcur, nr, pack_b);
+            for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
+                const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+                if (kcur > 0)
+                    kern->pack(args->A + ic * a_sx + pc * a_sp, a_sx, a_sp,
+                               mcur, kcur, mr, pack_a);
+                for (int64_t jr = 0; jr < ncur; jr += nr) {
+                    const int64_t n = TSR_MIN(nr, ncur - jr);
+                    const float *pb = pack_b + (kcur > 0 ? jr * kcur : 0);
+                    for (int64_t ir = 0; ir < mcur; ir += mr) {
+                        const int64_t m = TSR_MIN(mr, mcur - ir);
+                        const float *pa = pack_a + (kcur > 0 ? ir * kcur : 0);
+                        float *c = args->C + (ic + ir) * ldc + jc + jr;
+                        kern->ukr(kcur, args->alpha, pa, pb, beta, c, ldc, m,
+                                  n);
+                        if (last_k)
+                            finish_tile(args, ic + ir, jc + jr, m, n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+static int args_valid(const tsr_gemm_f32_args_t *a) {
+    if (!a || a->M < 0 || a->N < 0 || a->K < 0)
+        return 0;
+    if (a->team_nthr < 0 ||
+        (a->team_nthr > 0 &&
+         (a->team_ithr < 0 || a->team_ithr >= a->team_nthr)))
+        return 0;
+    if (a->M == 0 || a->N == 0)
+        return 1;
+    if (!a->C || a->ldc < a->N)
+        return 0;
+    if (a->bias_kind != tsr_gemm_bias_none &&
+        a->bias_kind != tsr_gemm_bias_per_row &&
+        a->bias_kind != tsr_gemm_bias_per_col)
+        return 0;
+    if (a->bias_kind != tsr_gemm_bias_none && !a->bias)
+        return 0;
+    if (a->K > 0 && a->alpha != 0.f) {
+        if (!a->A || a->lda < TSR_MAX(a->transa ? a->M : a->K, 1))
+            return 0;
+        if (!a->B || a->ldb < TSR_MAX(a->transb ? a->K : a->N, 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* Below this many FMAs per thread an OpenMP region costs more than it
+ * saves. */
+#define TSR_GEMM_MIN_FMA_PER_THREAD (64 * 1024)
+
+/* Part `ithr` of a scratch buffer cut into per-thread parts (NULL when
+ * there is no buffer or nothing to pack). */
+static float *thread_slice(void *scratch, size_t ws_bytes, int ithr) {
+    if (!scratch || ws_bytes == 0)
+        return NULL;
+    void *slice = (char *)scratch + ws_bytes * (size_t)ithr;
+    return slice;
+}
+
+/* One thread's share, with its own slice of scratch (or its own buffer). */
+static tsr_status_t run_share(const tsr_gemm_f32_args_t *args,
+                              const tsr_gemm_f32_kernel_t *kern, int64_t K,
+                              int nthr, int ithr, float *ws, size_t ws_bytes) {
+    const c_rect_t r =
+            thread_rect(args->M, args->N, kern->mr, kern->nr, nthr, ithr);
+    if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
+        return tsr_success;
+    float *own = NULL;
+    if (!ws && ws_bytes > 0) {
+        own = tsr_malloc(ws_bytes);
+        if (!own)
+            return tsr_out_of_memory;
+        ws = own;
+    }
+    gemm_rect(args, kern, K, r, ws);
+    tsr_free(own);
+    return tsr_success;
+}
+
+tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
+    if (!args_valid(args))
+        return tsr_invalid_arguments;
+    if (args->M == 0 || args->N == 0)
+        return tsr_success;
+
+    const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
+    /* alpha == 0 needs no product: A and B are not read at all. */
+    const int64_t K = args->alpha == 0.f ? 0 : args->K;
+    const size_t ws_bytes = thread_scratch_bytes(kern, args->M, args->N, K);
+    void *scratch = args->scratch;
+
+    if (args->team_nthr > 0) {
+        /* Judged for the whole team so all its threads agree. */
+        if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
+            return tsr_invalid_arguments;
+        return run_share(args, kern, K, args->team_nthr, args->team_ithr,
+                         thread_slice(scratch, ws_bytes, args->team_ithr),
+                         ws_bytes);
+    }
+
+    const double fmas =
+            (double)args->M * (double)args->N * (double)TSR_MAX(K, 1);
+    int nthr = omp_in_parallel() ? 1 : omp_get_max_threads();
+    if (fmas / TSR_GEMM_MIN_FMA_PER_THREAD < nthr)
+        nthr = TSR_MAX(1, (int)(fmas / TSR_GEMM_MIN_FMA_PER_THREAD));
+    void *own = NULL;
+    if (ws_bytes > 0) {
+        if (scratch) {
+            const size_t fit = args->scratch_size / ws_bytes;
+            if (fit == 0)
+                return tsr_invalid_arguments;
+            nthr = (int)TSR_MIN((size_t)nthr, fit);
+        } else {
+            own = tsr_malloc(ws_bytes * (size_t)nthr);
+            if (!own)
+                return tsr_out_of_memory;
+            scratch = own;
+        }
+    }
+
+    if (nthr == 1) {
+        run_share(args, kern, K, 1, 0, thread_slice(scratch, ws_bytes, 0),
+                  ws_bytes);
+    } else {
+#pragma omp parallel num_threads(nthr)
+        {
+            const int ithr = omp_get_thread_num();
+            /* The slice is set whenever ws_bytes > 0: this cannot fail. */
+            run_share(args, kern, K, omp_get_num_threads(), ithr,
+                      thread_slice(scratch, ws_bytes, ithr), ws_bytes);
+        }
+    }
+    tsr_free(own);
+    return tsr_success;
+}

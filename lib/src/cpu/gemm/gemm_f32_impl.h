@@ -1,0 +1,69 @@
+/* Internals of the f32 GEMM shared by the frame, packing and micro-kernels
+ * (and the GEMM test). */
+#ifndef TSR_CPU_GEMM_GEMM_F32_IMPL_H
+#define TSR_CPU_GEMM_GEMM_F32_IMPL_H
+
+#include <stdint.h>
+
+#include "tessera.h"
+
+/* Micro-kernel contract: on packed panels `a` (k steps of mr values) and
+ * `b` (k steps of nr values), computes the mr x nr product and writes
+ *   C := alpha * product + beta * C
+ * to the top-left m x n corner (m <= mr, n <= nr) of the tile at `c`, row
+ * stride ldc. Rows and columns outside m x n are neither read nor written;
+ * beta == 0 does not read C. Tail tiles use the same arithmetic as full
+ * ones, so a result never depends on where the tile boundaries fall. */
+typedef void (*tsr_gemm_f32_ukr_fn)(int64_t k, float alpha, const float *a,
+                                    const float *b, float beta, float *c,
+                                    int64_t ldc, int64_t m, int64_t n);
+
+/* Packs a block of a matrix into panels of `width` lines for the kernels:
+ * element (x, p) of the block, x < lines along M (or N), p < depth along
+ * K, is src[x * stride_x + p * stride_p]. Panel q holds, for each p,
+ * `width` consecutive values x = q*width .. q*width+width-1; x >= lines is
+ * zero-filled. Serves A (panels of mr rows) and B (panels of nr columns),
+ * transposed or not. */
+typedef void (*tsr_gemm_f32_pack_fn)(const float *src, int64_t stride_x,
+                                     int64_t stride_p, int64_t lines,
+                                     int64_t depth, int width, float *dst);
+
+/* A micro-kernel, the packing that feeds it and the cache blocking that
+ * suits it. mc is a multiple of mr, nc of nr. kc is a property of the
+ * kernel alone, never of the thread count: it fixes the summation order. */
+typedef struct {
+    const char *name;
+    tsr_cpu_isa_t isa;
+    int mr, nr;
+    int64_t mc, kc, nc;
+    tsr_gemm_f32_ukr_fn ukr;
+    tsr_gemm_f32_pack_fn pack;
+} tsr_gemm_f32_kernel_t;
+
+/* The kernel tsr_gemm_f32 uses on this CPU (per tsr_mayiuse). */
+const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void);
+
+void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
+                                const float *b, float beta, float *c,
+                                int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
+                                  const float *b, float beta, float *c,
+                                  int64_t ldc, int64_t m, int64_t n);
+
+/* The portable kernel's fixed tile (small enough for 16 SSE registers). */
+#define TSR_GEMM_F32_REF_MR 4
+#define TSR_GEMM_F32_REF_NR 8
+void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
+                          const float *b, float beta, float *c, int64_t ldc,
+                          int64_t m, int64_t n);
+
+/* tsr_gemm_f32_pack_fn implementations: portable, and AVX2 (which speeds
+ * up the transposing case for widths 6 and 16 and defers to the portable
+ * one for the rest). */
+void tsr_gemm_f32_pack(const float *src, int64_t stride_x, int64_t stride_p,
+                       int64_t lines, int64_t depth, int width, float *dst);
+void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
+                            int64_t stride_p, int64_t lines, int64_t depth,
+                            int width, float *dst);
+
+#endif

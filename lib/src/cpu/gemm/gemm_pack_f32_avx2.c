@@ -1,0 +1,85 @@
+/* AVX2 packing for the 6x16 kernel: the transposing case (A as stored, B
+ * transposed), where the portable copy moves one float at a time, goes
+ * through 8x8 register transposes. Every other case, and the K and line
+ * tails, use the portable tsr_gemm_f32_pack. */
+#include <immintrin.h>
+
+#include "cpu/gemm/gemm_f32_impl.h"
+
+/* In place: rows r[0..7] of an 8x8 block become its columns. */
+static inline void transpose_8x8(__m256 r[8]) {
+    __m256 t[8], s[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; ++h) {
+        const __m256 *u = t + 4 * h;
+        s[4 * h + 0] = _mm256_shuffle_ps(u[0], u[2], 0x44);
+        s[4 * h + 1] = _mm256_shuffle_ps(u[0], u[2], 0xEE);
+        s[4 * h + 2] = _mm256_shuffle_ps(u[1], u[3], 0x44);
+        s[4 * h + 3] = _mm256_shuffle_ps(u[1], u[3], 0xEE);
+    }
+    for (int i = 0; i < 4; ++i) {
+        r[i] = _mm256_permute2f128_ps(s[i], s[4 + i], 0x20);
+        r[4 + i] = _mm256_permute2f128_ps(s[i], s[4 + i], 0x31);
+    }
+}
+
+/* 8 K steps of a full 6-line panel: columns are 6 wide, so each 8-float
+ * store spills 2 zeros that the next store overwrites; the last one stores
+ * exactly 6 floats. */
+static void pack6_block8(const float *src, int64_t stride_x, float *dst) {
+    __m256 r[8];
+    for (int x = 0; x < 6; ++x)
+        r[x] = _mm256_loadu_ps(src + x * stride_x);
+    r[6] = r[7] = _mm256_setzero_ps();
+    transpose_8x8(r);
+    for (int p = 0; p < 7; ++p)
+        _mm256_storeu_ps(dst + 6 * p, r[p]);
+    _mm_storeu_ps(dst + 42, _mm256_castps256_ps128(r[7]));
+    _mm_storel_pi((__m64 *)(dst + 46), _mm256_extractf128_ps(r[7], 1));
+}
+
+/* 8 K steps of 8 of the lines of a full 16-line panel. */
+static void pack16_half_block8(const float *src, int64_t stride_x, float *dst) {
+    __m256 r[8];
+    for (int x = 0; x < 8; ++x)
+        r[x] = _mm256_loadu_ps(src + x * stride_x);
+    transpose_8x8(r);
+    for (int p = 0; p < 8; ++p)
+        _mm256_storeu_ps(dst + 16 * p, r[p]);
+}
+
+void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
+                            int64_t stride_p, int64_t lines, int64_t depth,
+                            int width, float *dst) {
+    if (stride_p != 1 || stride_x == 1 || (width != 6 && width != 16)) {
+        tsr_gemm_f32_pack(src, stride_x, stride_p, lines, depth, width, dst);
+        return;
+    }
+    const int64_t full_lines = lines / width * width;
+    const int64_t depth8 = depth / 8 * 8;
+    for (int64_t x0 = 0; x0 < full_lines; x0 += width) {
+        const float *s = src + x0 * stride_x;
+        float *d = dst + x0 * depth;
+        for (int64_t p = 0; p < depth8; p += 8) {
+            if (width == 6) {
+                pack6_block8(s + p, stride_x, d + p * 6);
+            } else {
+                pack16_half_block8(s + p, stride_x, d + p * 16);
+                pack16_half_block8(s + 8 * stride_x + p, stride_x,
+                                   d + p * 16 + 8);
+            }
+        }
+        /* K tail of this panel: the portable copy of one panel. */
+        if (depth8 < depth)
+            tsr_gemm_f32_pack(s + depth8, stride_x, 1, width, depth - depth8,
+                              width, d + depth8 * width);
+    }
+    /* The partial last panel (zero-filled lines). */
+    if (full_lines < lines)
+        tsr_gemm_f32_pack(src + full_lines * stride_x, stride_x, 1,
+                          lines - full_lines, depth, width,
+                          dst + full_lines * depth);
+}

@@ -1,0 +1,113 @@
+/* AVX2+FMA micro-kernel: 6 rows x 16 columns held in 12 ymm accumulators.
+ * Each K step loads two vectors of B, broadcasts six values of A and issues
+ * 12 independent FMAs, enough to cover the FMA latency on two pipes. */
+#include <immintrin.h>
+
+#include "cpu/gemm/gemm_f32_impl.h"
+
+#define MR 6
+#define NR 16
+
+/* One K step: row i of the tile += a[i] * b[0..15]. */
+#define TSR_UKR_STEP(a, b)                                                     \
+    do {                                                                       \
+        const __m256 b0 = _mm256_loadu_ps(b);                                  \
+        const __m256 b1 = _mm256_loadu_ps((b) + 8);                            \
+        __m256 av = _mm256_broadcast_ss((a) + 0);                              \
+        c00 = _mm256_fmadd_ps(av, b0, c00);                                    \
+        c01 = _mm256_fmadd_ps(av, b1, c01);                                    \
+        av = _mm256_broadcast_ss((a) + 1);                                     \
+        c10 = _mm256_fmadd_ps(av, b0, c10);                                    \
+        c11 = _mm256_fmadd_ps(av, b1, c11);                                    \
+        av = _mm256_broadcast_ss((a) + 2);                                     \
+        c20 = _mm256_fmadd_ps(av, b0, c20);                                    \
+        c21 = _mm256_fmadd_ps(av, b1, c21);                                    \
+        av = _mm256_broadcast_ss((a) + 3);                                     \
+        c30 = _mm256_fmadd_ps(av, b0, c30);                                    \
+        c31 = _mm256_fmadd_ps(av, b1, c31);                                    \
+        av = _mm256_broadcast_ss((a) + 4);                                     \
+        c40 = _mm256_fmadd_ps(av, b0, c40);                                    \
+        c41 = _mm256_fmadd_ps(av, b1, c41);                                    \
+        av = _mm256_broadcast_ss((a) + 5);                                     \
+        c50 = _mm256_fmadd_ps(av, b0, c50);                                    \
+        c51 = _mm256_fmadd_ps(av, b1, c51);                                    \
+    } while (0)
+
+/* Lane mask with the first `n` (0..8) lanes set, for maskload/maskstore. */
+static inline __m256i lane_mask(int64_t n) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes);
+}
+
+/* c[0..n) := alpha * acc + beta * c[0..n) for one row of the tile. Full
+ * rows and tails share this arithmetic; only the memory access differs. */
+static inline void update_row(float *c, __m256 acc0, __m256 acc1, __m256 alpha,
+                              __m256 beta, int full, __m256i mask0,
+                              __m256i mask1, int beta_zero) {
+    __m256 r0 = _mm256_mul_ps(alpha, acc0);
+    __m256 r1 = _mm256_mul_ps(alpha, acc1);
+    if (full) {
+        if (!beta_zero) {
+            r0 = _mm256_fmadd_ps(beta, _mm256_loadu_ps(c), r0);
+            r1 = _mm256_fmadd_ps(beta, _mm256_loadu_ps(c + 8), r1);
+        }
+        _mm256_storeu_ps(c, r0);
+        _mm256_storeu_ps(c + 8, r1);
+    } else {
+        if (!beta_zero) {
+            r0 = _mm256_fmadd_ps(beta, _mm256_maskload_ps(c, mask0), r0);
+            r1 = _mm256_fmadd_ps(beta, _mm256_maskload_ps(c + 8, mask1), r1);
+        }
+        _mm256_maskstore_ps(c, mask0, r0);
+        _mm256_maskstore_ps(c + 8, mask1, r1);
+    }
+}
+
+void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
+                                const float *b, float beta, float *c,
+                                int64_t ldc, int64_t m, int64_t n) {
+    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
+    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
+    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
+    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+
+    /* C is touched only after the K loop: fetch its lines meanwhile. */
+    for (int64_t i = 0; i < m; ++i) {
+        _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * ldc + NR - 1), _MM_HINT_T0);
+    }
+
+    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
+     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
+     * FMAs per K step. */
+    for (int64_t p = 0; p < k; ++p) {
+        TSR_UKR_STEP(a, b);
+        a += MR;
+        b += NR;
+    }
+
+    const __m256 valpha = _mm256_set1_ps(alpha);
+    const __m256 vbeta = _mm256_set1_ps(beta);
+    const int full = n == NR;
+    const __m256i mask0 = lane_mask(n < 8 ? n : 8);
+    const __m256i mask1 = lane_mask(n > 8 ? n - 8 : 0);
+    const int bz = beta == 0.f;
+    /* Rows past m are skipped; m >= 1 always. */
+    update_row(c, c00, c01, valpha, vbeta, full, mask0, mask1, bz);
+    if (m > 1)
+        update_row(c + ldc, c10, c11, valpha, vbeta, full, mask0, mask1, bz);
+    if (m > 2)
+        update_row(c + 2 * ldc, c20, c21, valpha, vbeta, full, mask0, mask1,
+                   bz);
+    if (m > 3)
+        update_row(c + 3 * ldc, c30, c31, valpha, vbeta, full, mask0, mask1,
+                   bz);
+    if (m > 4)
+        update_row(c + 4 * ldc, c40, c41, valpha, vbeta, full, mask0, mask1,
+                   bz);
+    if (m > 5)
+        update_row(c + 5 * ldc, c50, c51, valpha, vbeta, full, mask0, mask1,
+                   bz);
+}

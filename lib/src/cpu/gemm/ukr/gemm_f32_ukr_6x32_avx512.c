@@ -1,0 +1,98 @@
+/* AVX-512F micro-kernel: 6 rows x 32 columns in 12 zmm accumulators, the
+ * AVX2 6x16 kernel widened to 16 lanes (same step, same tail handling with
+ * lane masks instead of maskload/maskstore). */
+#include <immintrin.h>
+
+#include "cpu/gemm/gemm_f32_impl.h"
+
+#define MR 6
+#define NR 32
+
+/* One K step: row i of the tile += a[i] * b[0..31]. */
+#define TSR_UKR_STEP(a, b)                                                     \
+    do {                                                                       \
+        const __m512 b0 = _mm512_loadu_ps(b);                                  \
+        const __m512 b1 = _mm512_loadu_ps((b) + 16);                           \
+        __m512 av = _mm512_set1_ps((a)[0]);                                    \
+        c00 = _mm512_fmadd_ps(av, b0, c00);                                    \
+        c01 = _mm512_fmadd_ps(av, b1, c01);                                    \
+        av = _mm512_set1_ps((a)[1]);                                           \
+        c10 = _mm512_fmadd_ps(av, b0, c10);                                    \
+        c11 = _mm512_fmadd_ps(av, b1, c11);                                    \
+        av = _mm512_set1_ps((a)[2]);                                           \
+        c20 = _mm512_fmadd_ps(av, b0, c20);                                    \
+        c21 = _mm512_fmadd_ps(av, b1, c21);                                    \
+        av = _mm512_set1_ps((a)[3]);                                           \
+        c30 = _mm512_fmadd_ps(av, b0, c30);                                    \
+        c31 = _mm512_fmadd_ps(av, b1, c31);                                    \
+        av = _mm512_set1_ps((a)[4]);                                           \
+        c40 = _mm512_fmadd_ps(av, b0, c40);                                    \
+        c41 = _mm512_fmadd_ps(av, b1, c41);                                    \
+        av = _mm512_set1_ps((a)[5]);                                           \
+        c50 = _mm512_fmadd_ps(av, b0, c50);                                    \
+        c51 = _mm512_fmadd_ps(av, b1, c51);                                    \
+    } while (0)
+
+/* Mask with the first `n` (0..16) lanes set. */
+static inline __mmask16 lane_mask(int64_t n) {
+    return (__mmask16)((1u << n) - 1u);
+}
+
+/* c[0..n) := alpha * acc + beta * c[0..n) for one row; masked lanes of C
+ * are neither read nor written (a full row has all lanes set). */
+static inline void update_row(float *c, __m512 acc0, __m512 acc1, __m512 alpha,
+                              __m512 beta, __mmask16 mask0, __mmask16 mask1,
+                              int beta_zero) {
+    __m512 r0 = _mm512_mul_ps(alpha, acc0);
+    __m512 r1 = _mm512_mul_ps(alpha, acc1);
+    if (!beta_zero) {
+        r0 = _mm512_fmadd_ps(beta, _mm512_maskz_loadu_ps(mask0, c), r0);
+        r1 = _mm512_fmadd_ps(beta, _mm512_maskz_loadu_ps(mask1, c + 16), r1);
+    }
+    _mm512_mask_storeu_ps(c, mask0, r0);
+    _mm512_mask_storeu_ps(c + 16, mask1, r1);
+}
+
+void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
+                                  const float *b, float beta, float *c,
+                                  int64_t ldc, int64_t m, int64_t n) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
+    __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
+    __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();
+    __m512 c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
+    __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps();
+    __m512 c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
+
+    /* C is touched only after the K loop: fetch its lines meanwhile. */
+    for (int64_t i = 0; i < m; ++i) {
+        _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * ldc + NR - 1), _MM_HINT_T0);
+    }
+
+    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
+     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
+     * FMAs per K step. */
+    for (int64_t p = 0; p < k; ++p) {
+        TSR_UKR_STEP(a, b);
+        a += MR;
+        b += NR;
+    }
+
+    const __m512 valpha = _mm512_set1_ps(alpha);
+    const __m512 vbeta = _mm512_set1_ps(beta);
+    const __mmask16 mask0 = lane_mask(n < 16 ? n : 16);
+    const __mmask16 mask1 = lane_mask(n > 16 ? n - 16 : 0);
+    const int bz = beta == 0.f;
+    /* Rows past m are skipped; m >= 1 always. */
+    update_row(c, c00, c01, valpha, vbeta, mask0, mask1, bz);
+    if (m > 1)
+        update_row(c + ldc, c10, c11, valpha, vbeta, mask0, mask1, bz);
+    if (m > 2)
+        update_row(c + 2 * ldc, c20, c21, valpha, vbeta, mask0, mask1, bz);
+    if (m > 3)
+        update_row(c + 3 * ldc, c30, c31, valpha, vbeta, mask0, mask1, bz);
+    if (m > 4)
+        update_row(c + 4 * ldc, c40, c41, valpha, vbeta, mask0, mask1, bz);
+    if (m > 5)
+        update_row(c + 5 * ldc, c50, c51, valpha, vbeta, mask0, mask1, bz);
+}

@@ -1,0 +1,28 @@
+/* Portable micro-kernel for CPUs without AVX2 (and TSR_MAX_CPU_ISA=generic):
+ * a fixed 4x8 tile the compiler keeps in SSE registers. Plain C arithmetic
+ * (no contraction under -std=c11), so results match on every compiler
+ * setting. */
+#include "cpu/gemm/gemm_f32_impl.h"
+
+#define MR TSR_GEMM_F32_REF_MR
+#define NR TSR_GEMM_F32_REF_NR
+
+void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
+                          const float *b, float beta, float *c, int64_t ldc,
+                          int64_t m, int64_t n) {
+    float acc[MR][NR] = {{0.f}};
+    for (int64_t p = 0; p < k; ++p) {
+        const float *ap = a + p * MR;
+        const float *bp = b + p * NR;
+        for (int i = 0; i < MR; ++i)
+            for (int j = 0; j < NR; ++j)
+                acc[i][j] += ap[i] * bp[j];
+    }
+    for (int64_t i = 0; i < m; ++i) {
+        float *ci = c + i * ldc;
+        for (int64_t j = 0; j < n; ++j) {
+            const float r = alpha * acc[i][j];
+            ci[j] = beta == 0.f ? r : r + beta * ci[j];
+        }
+    }
+}

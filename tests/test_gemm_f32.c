@@ -1,0 +1,561 @@
+/* The f32 GEMM engine against a double-accumulation reference: every M/N/K
+ * tail around the kernel tile, both transpositions, padded leading
+ * dimensions, alpha/beta (beta = 0 over NaN), cache-block boundaries, the
+ * fused bias and epilogue, user scratch, thread teams (bitwise identical
+ * results for any thread count) and argument checks. Whichever kernel the
+ * CPU (capped by TSR_MAX_CPU_ISA) selects is the one tested. */
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/isa.h"
+#include "cpu/gemm/gemm_f32.h"
+#include "cpu/gemm/gemm_f32_impl.h"
+
+static int n_checks, n_failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        ++n_checks;                                                            \
+        if (!(cond)) {                                                         \
+            if (++n_failures <= 20) {                                          \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
+                printf(__VA_ARGS__);                                           \
+                printf("\n");                                                  \
+            }                                                                  \
+        }                                                                      \
+    } while (0)
+
+/* Value stored in the padding of C (columns ldc > N): must survive. */
+#define C_PAD_SENTINEL 12345.f
+
+typedef struct {
+    int transa, transb;
+    int64_t M, N, K;
+    float alpha, beta;
+    int64_t lda_pad, ldb_pad, ldc_pad; /* extra elements per line */
+    tsr_gemm_bias_kind_t bias_kind;
+} problem_t;
+
+/* A problem's buffers; A and B hold op(A) and op(B) in their stored
+ * orientation. */
+typedef struct {
+    problem_t p;
+    int64_t lda, ldb, ldc;
+    float *A, *B, *C, *bias;
+} buffers_t;
+
+static uint32_t rng_state = 12345u;
+static uint32_t rng(void) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+/* Integers in [-4, 4]: every product and partial sum below is exact. */
+static float rnd_int(void) {
+    return (float)((int)(rng() % 9) - 4);
+}
+static float rnd_real(void) {
+    return (float)(rng() % 20001) / 10000.f - 1.f;
+}
+
+static void fill(float *x, int64_t n, int integers) {
+    for (int64_t i = 0; i < n; ++i)
+        x[i] = integers ? rnd_int() : rnd_real();
+}
+
+static buffers_t make_buffers(const problem_t *p, int integers) {
+    buffers_t b = {*p, 0, 0, 0, NULL, NULL, NULL, NULL};
+    const int64_t a_rows = p->transa ? p->K : p->M;
+    const int64_t b_rows = p->transb ? p->N : p->K;
+    b.lda = (p->transa ? p->M : p->K) + p->lda_pad;
+    b.ldb = (p->transb ? p->K : p->N) + p->ldb_pad;
+    b.ldc = p->N + p->ldc_pad;
+    b.A = malloc(sizeof(float) * (size_t)(a_rows * b.lda + 1));
+    b.B = malloc(sizeof(float) * (size_t)(b_rows * b.ldb + 1));
+    b.C = malloc(sizeof(float) * (size_t)(p->M * b.ldc + 1));
+    b.bias = malloc(sizeof(float) * (size_t)(p->M + p->N + 1));
+    fill(b.A, a_rows * b.lda, integers);
+    fill(b.B, b_rows * b.ldb, integers);
+    fill(b.bias, p->M + p->N, 1);
+    for (int64_t i = 0; i < p->M; ++i)
+        for (int64_t j = 0; j < b.ldc; ++j)
+            b.C[i * b.ldc + j] = j >= p->N        ? C_PAD_SENTINEL
+                                 : p->beta == 0.f ? NAN
+                                 : integers       ? rnd_int()
+                                                  : rnd_real();
+    return b;
+}
+
+static void free_buffers(buffers_t *b) {
+    free(b->A);
+    free(b->B);
+    free(b->C);
+    free(b->bias);
+}
+
+static float *copy_c(const buffers_t *b) {
+    const size_t n = (size_t)(b->p.M * b->ldc + 1);
+    float *c = malloc(sizeof(float) * n);
+    memcpy(c, b->C, sizeof(float) * n);
+    return c;
+}
+
+static tsr_gemm_f32_args_t make_args(const buffers_t *b) {
+    const problem_t *p = &b->p;
+    tsr_gemm_f32_args_t a = {0};
+    a.transa = p->transa;
+    a.transb = p->transb;
+    a.M = p->M;
+    a.N = p->N;
+    a.K = p->K;
+    a.alpha = p->alpha;
+    a.A = b->A;
+    a.lda = b->lda;
+    a.B = b->B;
+    a.ldb = b->ldb;
+    a.beta = p->beta;
+    a.C = b->C;
+    a.ldc = b->ldc;
+    a.bias_kind = p->bias_kind;
+    a.bias = p->bias_kind == tsr_gemm_bias_per_col ? b->bias + p->M : b->bias;
+    return a;
+}
+
+/* ref[i][j] (dense M x N) and sum_k |a||b| for the error bound. */
+static void reference(const buffers_t *b, const float *c_in, double *ref,
+                      double *abs_sum) {
+    const problem_t *p = &b->p;
+    for (int64_t i = 0; i < p->M; ++i)
+        for (int64_t j = 0; j < p->N; ++j) {
+            double s = 0, sa = 0;
+            for (int64_t k = 0; k < p->K; ++k) {
+                const double av =
+                        p->transa ? b->A[k * b->lda + i] : b->A[i * b->lda + k];
+                const double bv =
+                        p->transb ? b->B[j * b->ldb + k] : b->B[k * b->ldb + j];
+                s += av * bv;
+                sa += fabs(av * bv);
+            }
+            double r = (double)p->alpha * s;
+            double r_abs = fabs(p->alpha) * sa;
+            if (p->beta != 0.f) { /* beta == 0: C may be NaN, unread */
+                r += (double)p->beta * c_in[i * b->ldc + j];
+                r_abs += fabs(p->beta * c_in[i * b->ldc + j]);
+            }
+            if (p->bias_kind == tsr_gemm_bias_per_row)
+                r += b->bias[i];
+            else if (p->bias_kind == tsr_gemm_bias_per_col)
+                r += b->bias[p->M + j];
+            ref[i * p->N + j] = r;
+            abs_sum[i * p->N + j] = r_abs;
+        }
+}
+
+static void describe(const problem_t *p, char *s, size_t n) {
+    snprintf(s, n, "ta=%d tb=%d M=%ld N=%ld K=%ld alpha=%g beta=%g bias=%d",
+             p->transa, p->transb, (long)p->M, (long)p->N, (long)p->K, p->alpha,
+             p->beta, (int)p->bias_kind);
+}
+
+/* Compares C with the reference: exactly (integer data) or within the
+ * worst-case f32 summation bound; checks the padding of C is untouched. */
+static void check_result(const buffers_t *b, const float *c_in, int exact) {
+    const problem_t *p = &b->p;
+    double *ref = malloc(sizeof(double) * (size_t)(p->M * p->N + 1));
+    double *abs_sum = malloc(sizeof(double) * (size_t)(p->M * p->N + 1));
+    reference(b, c_in, ref, abs_sum);
+    int64_t bad = 0, first_i = -1, first_j = -1;
+    for (int64_t i = 0; i < p->M; ++i)
+        for (int64_t j = 0; j < b->ldc; ++j) {
+            const float got = b->C[i * b->ldc + j];
+            int ok;
+            if (j >= p->N) {
+                ok = got == C_PAD_SENTINEL;
+            } else {
+                const double want = ref[i * p->N + j];
+                const double tol = exact ? 0.
+                                         : (double)(p->K + 3) * FLT_EPSILON *
+                                                   (abs_sum[i * p->N + j] + 1.);
+                ok = fabs((double)got - want) <= tol;
+            }
+            if (!ok && bad++ == 0) {
+                first_i = i;
+                first_j = j;
+            }
+        }
+    char d[160];
+    describe(p, d, sizeof(d));
+    CHECK(bad == 0, "%s: %ld wrong elements, first at (%ld, %ld)", d, (long)bad,
+          (long)first_i, (long)first_j);
+    free(ref);
+    free(abs_sum);
+}
+
+/* Runs one problem through tsr_gemm_f32 and checks it. */
+static void run_and_check(const problem_t *p, int integers) {
+    buffers_t b = make_buffers(p, integers);
+    float *c_in = copy_c(&b);
+    const tsr_gemm_f32_args_t args = make_args(&b);
+    const tsr_status_t st = tsr_gemm_f32(&args);
+    char d[160];
+    describe(p, d, sizeof(d));
+    CHECK(st == tsr_success, "%s: status %d", d, (int)st);
+    check_result(&b, c_in, integers);
+    free(c_in);
+    free_buffers(&b);
+}
+
+static const tsr_gemm_f32_kernel_t *kernel;
+static int default_nthr;
+
+static void test_kernel_selection(void) {
+    const char *want = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? "avx512_core"
+                       : tsr_mayiuse(tsr_cpu_isa_avx2)      ? "avx2"
+                                                            : "generic";
+    CHECK(strncmp(tsr_gemm_f32_kernel_name(), want, strlen(want)) == 0,
+          "kernel %s, expected %s", tsr_gemm_f32_kernel_name(), want);
+    printf("kernel: %s (mr=%d nr=%d mc=%ld kc=%ld nc=%ld)\n", kernel->name,
+           kernel->mr, kernel->nr, (long)kernel->mc, (long)kernel->kc,
+           (long)kernel->nc);
+    if (!tsr_mayiuse(tsr_cpu_isa_avx512_core))
+        printf("note: AVX-512 not usable here (CPU or TSR_MAX_CPU_ISA): the "
+               "avx512_core kernel is compiled but not tested\n");
+}
+
+/* Every M and N from 1 to two tiles plus one, K around the unrolling and
+ * packing chunk sizes, both transpositions, padded leading dimensions. */
+static void test_tails(void) {
+    static const int64_t ks[] = {1, 3, 8, 17};
+    static const float alpha_beta[][2] = {{1.f, 0.f}, {2.f, -1.f}, {.5f, 1.f}};
+    int which = 0;
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb)
+            for (int64_t M = 1; M <= 2 * kernel->mr + 1; ++M)
+                for (int64_t N = 1; N <= 2 * kernel->nr + 1; ++N)
+                    for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]);
+                         ++ki, ++which) {
+                        const problem_t p = {ta,
+                                             tb,
+                                             M,
+                                             N,
+                                             ks[ki],
+                                             alpha_beta[which % 3][0],
+                                             alpha_beta[which % 3][1],
+                                             which % 3,
+                                             (which + 1) % 4,
+                                             1 + which % 5,
+                                             tsr_gemm_bias_none};
+                        run_and_check(&p, 1);
+                    }
+}
+
+/* Shapes just past the cache blocks mc, kc (several K blocks: beta is
+ * applied once) and nc, exact on integer data. */
+static void test_block_boundaries(void) {
+    const int64_t mr = kernel->mr, nr = kernel->nr;
+    const problem_t ps[] = {
+            {0, 0, kernel->mc + mr + 1, 2 * nr + 3, 2 * kernel->kc + 3, 1.f,
+             0.f, 0, 0, 0, tsr_gemm_bias_none},
+            {1, 1, kernel->mc + 1, nr + 1, kernel->kc + 1, 1.f, 1.f, 2, 3, 1,
+             tsr_gemm_bias_none},
+            {0, 1, 2 * mr + 1, kernel->nc + nr + 5, 9, -1.f, .5f, 0, 0, 2,
+             tsr_gemm_bias_none},
+            {1, 0, mr + 1, kernel->nc + 1, kernel->kc + 5, 2.f, 0.f, 1, 1, 0,
+             tsr_gemm_bias_none},
+    };
+    for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i)
+        run_and_check(&ps[i], 1);
+}
+
+/* Non-integer data: compared within the f32 rounding bound. */
+static void test_real_values(void) {
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb) {
+            const problem_t p = {ta,   tb, 67, 131, 2 * kernel->kc - 5, .7f,
+                                 -.3f, 1,  2,  3,   tsr_gemm_bias_none};
+            run_and_check(&p, 0);
+        }
+}
+
+/* K == 0 and alpha == 0: C = beta * C (+ bias); A and B not read (NULL
+ * for K == 0, NaN for alpha == 0). */
+static void test_degenerate(void) {
+    for (int alpha_zero = 0; alpha_zero < 2; ++alpha_zero)
+        for (int beta_zero = 0; beta_zero < 2; ++beta_zero) {
+            const problem_t p = {0,
+                                 0,
+                                 9,
+                                 21,
+                                 alpha_zero ? 13 : 0,
+                                 alpha_zero ? 0.f : 1.f,
+                                 beta_zero ? 0.f : -2.f,
+                                 0,
+                                 0,
+                                 4,
+                                 tsr_gemm_bias_per_col};
+            buffers_t b = make_buffers(&p, 1);
+            float *c_in = copy_c(&b);
+            tsr_gemm_f32_args_t args = make_args(&b);
+            if (alpha_zero) {
+                for (int64_t i = 0; i < p.M * b.lda; ++i)
+                    b.A[i] = NAN;
+            } else {
+                args.A = NULL;
+                args.B = NULL;
+            }
+            CHECK(tsr_gemm_f32(&args) == tsr_success, "degenerate status");
+            if (alpha_zero) /* the reference must see finite inputs */
+                fill(b.A, p.M * b.lda, 1);
+            check_result(&b, c_in, 1);
+            free(c_in);
+            free_buffers(&b);
+        }
+    /* Empty C: nothing to do, no buffer needed. */
+    tsr_gemm_f32_args_t e = {0};
+    e.M = 0;
+    e.N = 5;
+    e.K = 3;
+    e.alpha = 1.f;
+    CHECK(tsr_gemm_f32(&e) == tsr_success, "M == 0 must succeed");
+    CHECK(tsr_gemm_f32_scratch_size(0, 5, 3, 2) == 0, "no scratch for M=0");
+}
+
+/* Epilogue context: counts visits per element and applies y = 2x - 1. */
+typedef struct {
+    int *visits;
+    float *C;
+    int64_t ldc, N;
+    int bad_pointer;
+} epilogue_ctx_t;
+
+static void count_and_scale(const void *ctx_, float *c, int64_t ldc, int64_t m0,
+                            int64_t n0, int64_t m, int64_t n) {
+    epilogue_ctx_t *ctx = (epilogue_ctx_t *)ctx_;
+    if (c != ctx->C + m0 * ctx->ldc + n0 || ldc != ctx->ldc)
+        ctx->bad_pointer = 1;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            ctx->visits[(m0 + i) * ctx->N + n0 + j]++;
+            c[i * ldc + j] = 2.f * c[i * ldc + j] - 1.f;
+        }
+}
+
+/* Bias per row and per column, then the callback, on 1 and 2 threads and
+ * over several K blocks: every element visited once, after the bias. */
+static void test_epilogue(void) {
+    const tsr_gemm_bias_kind_t kinds[] = {
+            tsr_gemm_bias_none, tsr_gemm_bias_per_row, tsr_gemm_bias_per_col};
+    for (int nthr = 1; nthr <= 2; ++nthr)
+        for (size_t ki = 0; ki < 3; ++ki) {
+            const problem_t p = {nthr - 1,
+                                 0,
+                                 2 * kernel->mr + 5,
+                                 3 * kernel->nr + 7,
+                                 kernel->kc + 9,
+                                 1.f,
+                                 -1.f,
+                                 1,
+                                 0,
+                                 3,
+                                 kinds[ki]};
+            buffers_t b = make_buffers(&p, 1);
+            float *c_in = copy_c(&b);
+            tsr_gemm_f32_args_t args = make_args(&b);
+            int *visits = calloc((size_t)(p.M * p.N), sizeof(int));
+            epilogue_ctx_t ctx = {visits, b.C, b.ldc, p.N, 0};
+            args.epilogue = count_and_scale;
+            args.epilogue_ctx = &ctx;
+            omp_set_num_threads(nthr);
+            CHECK(tsr_gemm_f32(&args) == tsr_success, "epilogue status");
+            CHECK(!ctx.bad_pointer, "epilogue got a wrong tile pointer");
+            int64_t wrong_visits = 0;
+            for (int64_t i = 0; i < p.M * p.N; ++i)
+                wrong_visits += visits[i] != 1;
+            CHECK(wrong_visits == 0, "%ld elements not visited exactly once",
+                  (long)wrong_visits);
+            /* Undo y = 2x - 1 (exact on integers), then the usual check. */
+            for (int64_t i = 0; i < p.M; ++i)
+                for (int64_t j = 0; j < p.N; ++j)
+                    b.C[i * b.ldc + j] = (b.C[i * b.ldc + j] + 1.f) / 2.f;
+            check_result(&b, c_in, 1);
+            free(visits);
+            free(c_in);
+            free_buffers(&b);
+        }
+    omp_set_num_threads(default_nthr);
+}
+
+/* Runs `args` with `team` threads in the caller's own parallel region
+ * (team_nthr/team_ithr), with a shared scratch or per-thread allocation. */
+static tsr_status_t run_in_team(tsr_gemm_f32_args_t args, int team,
+                                int with_scratch) {
+    size_t size = tsr_gemm_f32_scratch_size(args.M, args.N, args.K, team);
+    void *scratch = with_scratch ? malloc(size + 1) : NULL;
+    tsr_status_t st = tsr_success;
+    args.team_nthr = team;
+    args.scratch = scratch;
+    args.scratch_size = with_scratch ? size : 0;
+#pragma omp parallel num_threads(team)
+    {
+        tsr_gemm_f32_args_t mine = args;
+        mine.team_ithr = omp_get_thread_num();
+        const tsr_status_t s = tsr_gemm_f32(&mine);
+        if (s != tsr_success) {
+#pragma omp critical
+            st = s;
+        }
+    }
+    free(scratch);
+    return st;
+}
+
+/* The same GEMM on 1 and 2 OpenMP threads, in caller teams of 1, 2 and 3,
+ * with and without user scratch: bitwise the same C every time. */
+static void test_thread_invariance(void) {
+    const problem_t shapes[] = {
+            {0, 0, 197, 263, 2 * kernel->kc + 11, 1.f, 0.f, 0, 0, 0,
+             tsr_gemm_bias_none},
+            {1, 1, 31, 517, 129, .5f, 1.5f, 3, 1, 2, tsr_gemm_bias_per_row},
+            {0, 1, 403, 19, 77, -1.f, 0.f, 0, 2, 1, tsr_gemm_bias_per_col},
+    };
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+        const problem_t *p = &shapes[s];
+        buffers_t b = make_buffers(p, 0);
+        float *c_in = copy_c(&b);
+        const size_t bytes = sizeof(float) * (size_t)(p->M * b.ldc);
+        float *first = NULL;
+        char d[160];
+        describe(p, d, sizeof(d));
+        for (int variant = 0; variant < 7; ++variant) {
+            memcpy(b.C, c_in, bytes);
+            tsr_gemm_f32_args_t args = make_args(&b);
+            tsr_status_t st;
+            size_t size = 0;
+            void *scratch = NULL;
+            switch (variant) {
+            case 0:
+            case 1:
+                omp_set_num_threads(variant + 1);
+                st = tsr_gemm_f32(&args);
+                break;
+            case 2: /* user scratch sized for 2 threads, guard after it */
+                omp_set_num_threads(2);
+                size = tsr_gemm_f32_scratch_size(p->M, p->N, p->K, 2);
+                scratch = malloc(size + 64);
+                memset((char *)scratch + size, 0x5a, 64);
+                args.scratch = scratch;
+                args.scratch_size = size;
+                st = tsr_gemm_f32(&args);
+                for (int g = 0; g < 64; ++g)
+                    CHECK(((unsigned char *)scratch)[size + g] == 0x5a,
+                          "%s: scratch overrun", d);
+                free(scratch);
+                break;
+            default: { /* caller teams, with or without user scratch */
+                static const int team[] = {1, 2, 3, 2},
+                                 with_scratch[] = {1, 0, 1, 1};
+                st = run_in_team(args, team[variant - 3],
+                                 with_scratch[variant - 3]);
+                break;
+            }
+            }
+            CHECK(st == tsr_success, "%s variant %d: status %d", d, variant,
+                  (int)st);
+            if (!first) {
+                check_result(&b, c_in, 0);
+                first = copy_c(&b);
+            } else {
+                CHECK(memcmp(first, b.C, bytes) == 0,
+                      "%s: variant %d differs bitwise from 1 thread", d,
+                      variant);
+            }
+        }
+        omp_set_num_threads(default_nthr);
+        free(first);
+        free(c_in);
+        free_buffers(&b);
+    }
+}
+
+/* Bad arguments return tsr_invalid_arguments and leave C untouched. */
+static void test_invalid_arguments(void) {
+    const problem_t p = {0, 0, 7, 9, 5, 1.f, 1.f, 0, 0, 0, tsr_gemm_bias_none};
+    buffers_t b = make_buffers(&p, 1);
+    float *c_in = copy_c(&b);
+    const tsr_gemm_f32_args_t good = make_args(&b);
+    CHECK(tsr_gemm_f32(NULL) == tsr_invalid_arguments, "NULL args");
+    const size_t one_thread = tsr_gemm_f32_scratch_size(p.M, p.N, p.K, 1);
+    void *scratch = malloc(one_thread);
+    for (int which = 0; which < 12; ++which) {
+        tsr_gemm_f32_args_t a = good;
+        switch (which) {
+        case 0:
+            a.M = -1;
+            break;
+        case 1:
+            a.K = -2;
+            break;
+        case 2:
+            a.lda = p.K - 1;
+            break;
+        case 3:
+            a.ldb = p.N - 1;
+            break;
+        case 4:
+            a.ldc = p.N - 1;
+            break;
+        case 5:
+            a.C = NULL;
+            break;
+        case 6:
+            a.B = NULL;
+            break;
+        case 7:
+            a.bias_kind = tsr_gemm_bias_per_row;
+            a.bias = NULL;
+            break;
+        case 8:
+            a.team_nthr = 2;
+            a.team_ithr = 2;
+            break;
+        case 9: /* scratch too small for one thread */
+            a.scratch = b.bias;
+            a.scratch_size = 4;
+            break;
+        case 10:
+            a.bias_kind = (tsr_gemm_bias_kind_t)7;
+            break;
+        case 11: /* scratch for one thread, team of two: even thread 0 */
+            a.team_nthr = 2;
+            a.team_ithr = 0;
+            a.scratch = scratch;
+            a.scratch_size = one_thread;
+            break;
+        }
+        CHECK(tsr_gemm_f32(&a) == tsr_invalid_arguments,
+              "bad argument %d accepted", which);
+        CHECK(memcmp(c_in, b.C, sizeof(float) * (size_t)(p.M * b.ldc)) == 0,
+              "bad argument %d changed C", which);
+    }
+    free(scratch);
+    free(c_in);
+    free_buffers(&b);
+}
+
+int main(void) {
+    default_nthr = omp_get_max_threads();
+    kernel = tsr_gemm_f32_select_kernel();
+    test_kernel_selection();
+    test_tails();
+    test_block_boundaries();
+    test_real_values();
+    test_degenerate();
+    test_epilogue();
+    test_thread_invariance();
+    test_invalid_arguments();
+    printf("test_gemm_f32: %d checks, %d failed\n", n_checks, n_failures);
+    return n_failures ? 1 : 0;
+}
