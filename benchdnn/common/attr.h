@@ -49,13 +49,17 @@ typedef struct {
 
 typedef struct {
     tsr_post_op_kind_t kind;
-    tsr_alg_kind_t alg; /* eltwise or binary algorithm */
-    float scale; /* sum scale or eltwise output scale (default 1) */
-    float alpha, beta; /* eltwise */
-    int32_t zero_point; /* sum */
-    tsr_data_type_t dt; /* sum: dst reinterpretation; binary: src1 type */
+    tsr_alg_kind_t alg;    /* eltwise or binary algorithm */
+    float scale;           /* sum scale or eltwise output scale (default 1) */
+    float alpha, beta;     /* eltwise */
+    int32_t zero_point;    /* sum */
+    tsr_data_type_t dt;    /* sum: dst reinterpretation; binary: src1 type */
     bench_policy_t policy; /* binary broadcast */
-    char tag[16]; /* binary src1 tag, "any" = plain */
+    char tag[16];          /* binary src1 tag, "any" = plain */
+    /* kind tsr_post_op_undef: a valid oneDNN post-op Tessera lacks (dw_*,
+     * prelu, *_dst eltwise), kept as written so the problem can be
+     * reported SKIPPED instead of failing the whole batch. */
+    char text[48];
 } bench_post_op_t;
 
 typedef struct {
@@ -79,6 +83,20 @@ void attr_parse_zero_points(bench_attr_t *attr, const char *value);
 void attr_parse_post_ops(bench_attr_t *attr, const char *value);
 void attr_parse_round_mode(bench_attr_t *attr, const char *value);
 
+/* The same without exiting: 0 on success, -1 with a message in `err`
+ * (BENCH_ERR_LEN bytes) naming the text; `attr` is untouched on error. */
+int attr_try_parse_scratchpad(bench_attr_t *attr, const char *value, char *err);
+int attr_try_parse_oscale(bench_attr_t *attr, const char *value, char *err);
+int attr_try_parse_scales(bench_attr_t *attr, const char *value, char *err);
+int attr_try_parse_zero_points(bench_attr_t *attr, const char *value,
+                               char *err);
+int attr_try_parse_post_ops(bench_attr_t *attr, const char *value, char *err);
+int attr_try_parse_round_mode(bench_attr_t *attr, const char *value, char *err);
+
+/* NULL when Tessera can run every attribute of `attr`; otherwise the
+ * reason ("post-op 'dw_k3s1p1' is not supported"), for a SKIPPED line. */
+const char *attr_unsupported(const bench_attr_t *attr);
+
 /* Lists of raw option values (comma lists multiply): a driver keeps one of
  * these, fills it from tokens and iterates over the cross product. */
 #define BENCH_MAX_LIST 32
@@ -88,20 +106,23 @@ typedef struct {
                                         post_ops, round_mode */
 } bench_attr_lists_t;
 
+/* Start from a zeroed struct ({0}); reset frees what the lists hold and
+ * returns them to the defaults (also the way to release them). */
 void attr_lists_reset(bench_attr_lists_t *lists);
 /* 1 when `tok` is an --attr-* option (validated and stored). Post-op
  * chains contain no commas except as list separators. */
 int attr_lists_parse(bench_attr_lists_t *lists, const char *tok);
+/* 1 consumed, 0 not an --attr-* option, -1 bad value (message in err). */
+int attr_lists_try_parse(bench_attr_lists_t *lists, const char *tok, char *err);
 /* Number of combinations (>= 1) and the attr of combination `i`. */
 int attr_lists_count(const bench_attr_lists_t *lists);
-void attr_lists_get(const bench_attr_lists_t *lists, int i,
-        bench_attr_t *attr);
+void attr_lists_get(const bench_attr_lists_t *lists, int i, bench_attr_t *attr);
 
 /* Appends the non-default attribute options, space separated, each with a
  * leading space: " --attr-oscale=per_oc:0.5 --attr-post-ops=relu". With
  * canonical, the defaults too. */
 void attr_to_repro(const bench_attr_t *attr, int canonical, char *buf,
-        size_t len);
+                   size_t len);
 
 /* Per-channel values derived from the option's value, deterministic:
  * scale[i] = base * 2^((i % 5) - 2)  (exact powers of two keep the
@@ -109,16 +130,25 @@ void attr_to_repro(const bench_attr_t *attr, int canonical, char *buf,
 float attr_scale_value(const bench_scale_t *s, int64_t i);
 int32_t attr_zp_value(const bench_zp_t *z, int64_t i);
 
+/* The mask (bit d = dim d) of a scales / zero-points policy for `arg` of
+ * `ndims` dims: per_oc is dim 1, or `wei_oc_mask` for the weights. */
+int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
+                     int wei_oc_mask);
+/* Number of values a mask selects: product of dims[d] over its bits. */
+int64_t attr_mask_count(int mask, int ndims, const int64_t *dims);
+/* TSR_ARG_SRC, TSR_ARG_WEIGHTS or TSR_ARG_DST. */
+int attr_qarg2tsr(bench_qarg_t arg);
+
 /* Binary post-op src1 dims for a dst of `ndims` dims by policy. */
 void attr_binary_src1_dims(bench_policy_t policy, int ndims,
-        const int64_t *dst_dims, int64_t *src1_dims);
+                           const int64_t *dst_dims, int64_t *src1_dims);
 
 /* Builds the library attributes. `dst_ndims`/`dst_dims` size the legacy
  * output scales and binary src1; `wei_oc_mask` is the weights mask for
  * per_oc weight scales (1, or 3 with groups). Returns tsr status. */
 tsr_status_t attr_create_tsr(const bench_attr_t *attr, int dst_ndims,
-        const int64_t *dst_dims, int wei_oc_mask,
-        tsr_primitive_attr_t *out);
+                             const int64_t *dst_dims, int wei_oc_mask,
+                             tsr_primitive_attr_t *out);
 
 /* Reference math (no library code): */
 float ref_eltwise(tsr_alg_kind_t alg, float x, float alpha, float beta);
@@ -127,9 +157,9 @@ float ref_binary(tsr_alg_kind_t alg, float a, float b);
  * is the f32 value dst held before execution (for sum, already decoded
  * with the sum data type). `bin_src1[i]` are dense row-major f32 arrays of
  * each binary post-op's src1 dims (NULL for non-binary entries). */
-float ref_post_ops(const bench_attr_t *attr, float v, float dst_old,
-        int ndims, const int64_t *dst_dims, const int64_t *pos,
-        float *const *bin_src1);
+float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
+                   const int64_t *dst_dims, const int64_t *pos,
+                   float *const *bin_src1);
 
 /* eltwise algorithm names as benchdnn spells them ("relu", "gelu_erf",
  * "bounded_relu", "clip", ...) and binary ones ("add", "mul", ...). */

@@ -13,8 +13,11 @@ typedef struct {
 } token_list_t;
 
 /* Expands argv[0..argc) into `out`. `driver` names the inputs/ subfolder. */
-int batch_expand(int argc, char **argv, const char *driver,
-        token_list_t *out);
+int batch_expand(int argc, char **argv, const char *driver, token_list_t *out);
 void token_list_free(token_list_t *list);
+/* The same without exiting: 0, or -1 with a message in `err`
+ * (BENCH_ERR_LEN bytes) naming the file; `out` is untouched then. */
+int batch_expand_try(int argc, char **argv, const char *driver,
+                     token_list_t *out, char *err);
 
 #endif

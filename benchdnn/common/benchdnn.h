@@ -20,10 +20,10 @@
 #define BENCHDNN_EXIT_USAGE 2
 
 typedef enum {
-    MODE_CORR = 1, /* C */
-    MODE_PERF = 2, /* P */
-    MODE_LIST = 4, /* L: print the problems, run nothing */
-    MODE_INIT = 8, /* I: create primitives only */
+    MODE_CORR = 1,     /* C */
+    MODE_PERF = 2,     /* P */
+    MODE_LIST = 4,     /* L: print the problems, run nothing */
+    MODE_INIT = 8,     /* I: create primitives only */
     MODE_BITWISE = 16, /* B: run twice, compare bit for bit */
 } bench_mode_t;
 
@@ -38,17 +38,17 @@ typedef enum {
 /* Settings of the common options; they persist across problems. --reset
  * does not touch them (it resets driver options only). */
 typedef struct {
-    int mode; /* bench_mode_t bits; default MODE_CORR */
-    int verbose; /* -vN */
+    int mode;          /* bench_mode_t bits; default MODE_CORR */
+    int verbose;       /* -vN */
     const char *match; /* POSIX extended regex on the repro string, or NULL */
     int n_skip_impl;
     const char *skip_impl[BENCHDNN_MAX_IMPL_NAMES];
     int n_impl;
     const char *impl[BENCHDNN_MAX_IMPL_NAMES];
-    int start; /* skip problems with index < start */
-    int fix_times_per_prb; /* 0: time budget instead */
-    double max_ms_per_prb; /* default 3000, clipped to [10, 60000] */
-    int repeats_per_prb; /* default 1 */
+    int start;                 /* skip problems with index < start */
+    int fix_times_per_prb;     /* 0: time budget instead */
+    double max_ms_per_prb;     /* default 3000, clipped to [10, 60000] */
+    int repeats_per_prb;       /* default 1 */
     const char *perf_template; /* expanded template string */
     int perf_template_is_csv;
     int canonical; /* print every option in repro lines */
@@ -56,6 +56,7 @@ typedef struct {
     cold_cache_t cold_cache;
     int summary; /* print the summary block at the end (default on) */
     int shard_index, shard_count; /* --shard=I/N, 0/1 means all */
+    int allow_unimpl; /* --allow-unimpl: UNIMPLEMENTED is not a failure */
 } bench_settings_t;
 
 extern bench_settings_t bench_settings;
@@ -71,7 +72,7 @@ typedef enum {
     STATE_INVALID_ARGUMENTS,
     STATE_FAILED,
     STATE_LISTED,
-    STATE_EXECUTED, /* performance-only runs */
+    STATE_EXECUTED,    /* performance-only runs */
     STATE_INITIALIZED, /* --mode=I */
     STATE_COUNT,
 } res_state_t;
@@ -121,6 +122,25 @@ int bench_impl_allowed(const char *impl_name);
 void bench_usage_error(const char *fmt, ...)
         __attribute__((format(printf, 1, 2), noreturn));
 
+/* Error messages of the *_try functions (which return -1 instead of
+ * exiting, so the harness' own tests can check rejections). */
+#define BENCH_ERR_LEN 256
+void bench_set_err(char *err, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+/* --match: compiles REGEX (POSIX extended); NULL or "" clears it.
+ * Returns 0, or -1 with a message for a bad expression. */
+int bench_set_match_try(const char *regex, char *err);
+/* --impl / --skip-impl: a comma list of names; "" clears it. */
+int bench_set_impl_list_try(int skip, const char *list, char *err);
+
+/* --mem-check: 1 when `bytes` fit in the available memory (or the check
+ * is off); otherwise marks res SKIPPED with the reason and returns 0. */
+int bench_mem_check(size_t bytes, res_t *res);
+
+/* Releases what the settings own (end of main). */
+void bench_settings_free(void);
+
 /* The token loop every driver shares: common options update
  * bench_settings, "--reset" calls reset(), the driver's own options go to
  * parse_option() (1 = consumed), any other "--..." token is a usage error
@@ -136,7 +156,7 @@ typedef struct {
 } bench_driver_loop_t;
 
 int bench_driver_loop(int ntokens, char **tokens,
-        const bench_driver_loop_t *loop);
+                      const bench_driver_loop_t *loop);
 
 /* Index for the next problem line (0, 1, 2, ... across the whole run). */
 int bench_next_index(void);

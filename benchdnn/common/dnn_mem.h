@@ -17,6 +17,8 @@ typedef struct {
 
 tsr_engine_t bench_engine(void);
 tsr_stream_t bench_stream(void);
+/* Destroys the engine and stream (end of main). */
+void bench_engine_release(void);
 
 /* Allocates a library-owned, zero-filled memory for `md`. */
 tsr_status_t dnn_mem_create(dnn_mem_t *m, const tsr_memory_desc_t *md);
@@ -31,5 +33,12 @@ void dnn_mem_to_f32(const dnn_mem_t *m, float *dst);
 /* Harness-side conversion of one f32 value to what `dt` can hold (round
  * nearest even or down, saturate), returned as f32. */
 float bench_round_to_dt(tsr_data_type_t dt, float v, tsr_round_mode_t mode);
+
+/* The harness' own 16-bit float conversions (round to nearest even;
+ * overflow gives infinity, NaN stays NaN). */
+uint16_t bench_f32_to_bf16(float f);
+float bench_bf16_to_f32(uint16_t h);
+uint16_t bench_f32_to_f16(float f);
+float bench_f16_to_f32(uint16_t h);
 
 #endif

@@ -12,15 +12,14 @@
  * points is non-zero, the rest 0. Seeded per 1024-element chunk from
  * `seed`, so the result does not depend on the thread count. */
 void fill_int_values(float *buf, int64_t n, int lo, int hi, double density,
-        uint64_t seed);
+                     uint64_t seed);
 
 /* Prints the logical coordinates of element `idx` into buf. */
-typedef void (*idx2str_fn)(const void *ctx, int64_t idx, char *buf,
-        size_t len);
+typedef void (*idx2str_fn)(const void *ctx, int64_t idx, char *buf, size_t len);
 
 typedef struct {
-    tsr_data_type_t dt; /* destination type */
-    float threshold; /* relative diff allowed (0: exact) */
+    tsr_data_type_t dt;  /* destination type */
+    float threshold;     /* relative diff allowed (0: exact) */
     float abs_threshold; /* absolute diff always allowed (0: none) */
     /* More than this fraction of zeros in the reference makes the result
      * MISTRUSTED (default 0.8 when 0). */
@@ -35,6 +34,6 @@ typedef struct {
  * NaN equals NaN, infinities equal when the same sign. Failures print
  * "[IDX][COORDS] exp_f32:E got:G diff:D rdiff:R" lines. */
 void compare_f32(const float *expected, const float *got, int64_t n,
-        const compare_cfg_t *cfg, res_t *res);
+                 const compare_cfg_t *cfg, res_t *res);
 
 #endif

@@ -12,6 +12,9 @@
  * --perf-template, --canonical, --mem-check, --cold-cache, --summary,
  * --engine, --shard. Updates bench_settings. */
 int parse_common_option(const char *tok);
+/* The same, returning -1 with a message in `err` (BENCH_ERR_LEN bytes)
+ * instead of exiting on a malformed value. */
+int parse_common_option_try(const char *tok, char *err);
 
 /* If tok is "--NAME=VALUE" (or "--NAME" when value_optional), returns
  * VALUE (or "" for a bare flag); NULL otherwise. */
@@ -20,12 +23,17 @@ const char *parse_option_value(const char *tok, const char *name);
 /* Splits a comma list into at most `max` owned strings; returns count.
  * An empty item is a usage error naming `option`. */
 int parse_split_list(const char *value, char **items, int max,
-        const char *option);
+                     const char *option);
 
 /* Strict integer / float parsing of the whole string; a usage error
  * naming `option` and the text when it is not a number. */
 int64_t parse_int_or_die(const char *s, const char *option);
 float parse_float_or_die(const char *s, const char *option);
+/* Non-exiting forms: 0 on success, -1 when `s` is not entirely a number. */
+int parse_int_try(const char *s, int64_t *value);
+int parse_float_try(const char *s, float *value);
+/* "true"/"false"/"1"/"0", and "" (a bare flag) as true. */
+int parse_bool_try(const char *s, int *value);
 
 /* Prints a warning when options followed the last problem. Drivers call it
  * after the loop with the number of trailing option tokens. */

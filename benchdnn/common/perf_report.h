@@ -14,7 +14,7 @@
 typedef struct {
     const char *impl;
     const char *name; /* problem name from n"..." or "" */
-    const char *prb; /* full repro options + descriptor */
+    const char *prb;  /* full repro options + descriptor */
     const char *desc; /* descriptor only */
     const char *dir, *dt, *tag, *alg, *attr;
     int64_t mb;
@@ -28,5 +28,11 @@ typedef struct {
 
 /* Prints one performance line (and the csv header before the first). */
 void perf_report(const perf_fields_t *f, const bench_timer_t *t);
+
+/* --perf-template=VALUE: "def"/"default", "csv" or a custom template
+ * (copied). Sets bench_settings.perf_template and perf_template_is_csv.
+ * Returns 0, or -1 with a message naming an unknown or unterminated field
+ * (settings untouched then). */
+int perf_template_set_try(const char *value, char *err);
 
 #endif

@@ -1,0 +1,316 @@
+/* --batch=FILE expansion: files are read, split into tokens (quotes keep
+ * blanks and '#' inside a token; the driver strips the quotes), and their
+ * own --batch options are expanded in turn. */
+#define _GNU_SOURCE /* realpath, strdup */
+#include "batch.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "benchdnn.h"
+
+#define MAX_BATCH_DEPTH 32
+
+static int token_list_push(token_list_t *list, char *tok) {
+    if (!tok)
+        return -1;
+    if (list->n == list->cap) {
+        int cap = list->cap ? 2 * list->cap : 64;
+        char **grown = realloc(list->tok, (size_t)cap * sizeof(char *));
+        if (!grown) {
+            free(tok);
+            return -1;
+        }
+        list->tok = grown;
+        list->cap = cap;
+    }
+    list->tok[list->n++] = tok;
+    return 0;
+}
+
+void token_list_free(token_list_t *list) {
+    for (int i = 0; i < list->n; i++)
+        free(list->tok[i]);
+    free(list->tok);
+    list->tok = NULL;
+    list->n = list->cap = 0;
+}
+
+static int is_regular_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Tries dir/sub/file; on success leaves the path in `out`. */
+static int try_path(const char *dir, const char *sub, const char *file,
+                    char *out, size_t len) {
+    int n;
+    if (sub)
+        n = snprintf(out, len, "%s/%s/%s", dir, sub, file);
+    else
+        n = snprintf(out, len, "%s/%s", dir, file);
+    return n > 0 && (size_t)n < len && is_regular_file(out);
+}
+
+/* Tries the inputs/ directory `inputs`: inputs/DRIVER/FILE, inputs/FILE
+ * and, so that "inputs/conv/x" works from anywhere, its parent/FILE. */
+static int try_inputs_dir(const char *inputs, const char *driver,
+                          const char *file, char *out, size_t len) {
+    if (try_path(inputs, driver, file, out, len) ||
+        try_path(inputs, NULL, file, out, len))
+        return 1;
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof(parent), "%s", inputs);
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent)
+        return 0;
+    *slash = '\0';
+    return try_path(parent, NULL, file, out, len);
+}
+
+/* Looks up FILE: next to the including file (`base_dir`, "." on the
+ * command line), then the source tree's and the install's inputs/, then
+ * the current directory. */
+static int find_batch_file(const char *file, const char *base_dir,
+                           const char *driver, char *out, size_t len) {
+    if (file[0] == '/') {
+        snprintf(out, len, "%s", file);
+        return is_regular_file(out);
+    }
+    if (try_path(base_dir, NULL, file, out, len))
+        return 1;
+#ifdef BENCHDNN_INPUTS_DIR
+    if (try_inputs_dir(BENCHDNN_INPUTS_DIR, driver, file, out, len))
+        return 1;
+#endif
+#ifdef BENCHDNN_INSTALL_INPUTS_DIR
+    if (try_inputs_dir(BENCHDNN_INSTALL_INPUTS_DIR, driver, file, out, len))
+        return 1;
+#endif
+    (void)try_inputs_dir;
+    (void)driver;
+    return try_path(".", NULL, file, out, len);
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (cap - n - 1 == 0) {
+            char *grown = realloc(buf, 2 * cap);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Joins continued lines in place: a backslash, optional blanks or '\r',
+ * then a newline are removed together with the next line's indentation.
+ * When the text before the backslash ends with ',' (a comma list carried
+ * over, as in oneDNN's "--attr-post-ops=, \" then "sum:0.5, \") the blanks
+ * before the backslash go too, so the list stays one token; otherwise they
+ * stay and separate the tokens as written ("A \" + "B" is two tokens,
+ * "long\" + "token" one). */
+static void join_continuations(char *text) {
+    char *out = text;
+    for (const char *p = text; *p;) {
+        if (*p == '\\') {
+            const char *q = p + 1;
+            while (*q == ' ' || *q == '\t' || *q == '\r')
+                q++;
+            if (*q == '\n' || *q == '\0') {
+                char *last = out;
+                while (last > text && (last[-1] == ' ' || last[-1] == '\t'))
+                    last--;
+                if (last > text && last[-1] == ',')
+                    out = last;
+                if (*q == '\n')
+                    q++;
+                while (*q == ' ' || *q == '\t')
+                    q++;
+                p = q;
+                continue;
+            }
+        }
+        *out++ = *p++;
+    }
+    *out = '\0';
+}
+
+/* Splits file text into tokens. */
+static int tokenize(char *text, const char *path, token_list_t *out,
+                    char *err) {
+    size_t cap = 256, len = 0;
+    char *cur = malloc(cap);
+    char quote = 0;
+    int rc = 0;
+    if (!cur)
+        return -1;
+    join_continuations(text);
+    for (const char *p = text;; p++) {
+        if (!quote && *p == '#') {
+            while (p[1] && p[1] != '\n')
+                p++;
+            continue;
+        }
+        const int end_of_text = *p == '\0';
+        if (end_of_text || (!quote && isspace((unsigned char)*p))) {
+            if (len > 0) {
+                cur[len] = '\0';
+                if (token_list_push(out, strdup(cur)) != 0) {
+                    rc = -1;
+                    break;
+                }
+                len = 0;
+            }
+            if (end_of_text)
+                break;
+            continue;
+        }
+        if (*p == '\'' || *p == '"') {
+            if (!quote)
+                quote = *p;
+            else if (quote == *p)
+                quote = 0;
+        }
+        if (len + 2 > cap) {
+            char *grown = realloc(cur, 2 * cap);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            cur = grown;
+            cap *= 2;
+        }
+        cur[len++] = *p;
+    }
+    free(cur);
+    if (rc == 0 && quote) {
+        bench_set_err(err, "--batch: unterminated %c quote in '%s'", quote,
+                      path);
+        rc = -1;
+    } else if (rc != 0) {
+        bench_set_err(err, "--batch: out of memory reading '%s'", path);
+    }
+    return rc;
+}
+
+typedef struct {
+    const char *driver;
+    int depth;
+    char *chain[MAX_BATCH_DEPTH]; /* real paths of the files being read */
+} expand_ctx_t;
+
+static int expand_tokens(int n, char *const *toks, const char *base_dir,
+                         expand_ctx_t *ctx, token_list_t *out, char *err);
+
+static int expand_batch_file(const char *file, const char *base_dir,
+                             expand_ctx_t *ctx, token_list_t *out, char *err) {
+    char path[PATH_MAX];
+    if (!*file) {
+        bench_set_err(err, "--batch: missing file name");
+        return -1;
+    }
+    if (!find_batch_file(file, base_dir, ctx->driver, path, sizeof(path))) {
+        bench_set_err(err, "--batch: file '%s' not found", file);
+        return -1;
+    }
+    if (ctx->depth == MAX_BATCH_DEPTH) {
+        bench_set_err(err, "--batch: files nested deeper than %d at '%s'",
+                      MAX_BATCH_DEPTH, file);
+        return -1;
+    }
+    char *real = realpath(path, NULL);
+    if (!real) {
+        bench_set_err(err, "--batch: cannot resolve '%s'", path);
+        return -1;
+    }
+    for (int i = 0; i < ctx->depth; i++) {
+        if (strcmp(ctx->chain[i], real) == 0) {
+            bench_set_err(err, "--batch: '%s' includes itself", file);
+            free(real);
+            return -1;
+        }
+    }
+    char *text = read_file(real);
+    if (!text) {
+        bench_set_err(err, "--batch: cannot read '%s'", path);
+        free(real);
+        return -1;
+    }
+    token_list_t file_toks = {0};
+    int rc = tokenize(text, file, &file_toks, err);
+    free(text);
+    if (rc == 0) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", real);
+        char *slash = strrchr(dir, '/');
+        if (slash == dir)
+            slash[1] = '\0';
+        else if (slash)
+            *slash = '\0';
+        ctx->chain[ctx->depth++] = real;
+        rc = expand_tokens(file_toks.n, file_toks.tok, dir, ctx, out, err);
+        ctx->depth--;
+    }
+    token_list_free(&file_toks);
+    free(real);
+    return rc;
+}
+
+static int expand_tokens(int n, char *const *toks, const char *base_dir,
+                         expand_ctx_t *ctx, token_list_t *out, char *err) {
+    for (int i = 0; i < n; i++) {
+        const char *tok = toks[i];
+        if (strncmp(tok, "--batch=", 8) == 0) {
+            if (expand_batch_file(tok + 8, base_dir, ctx, out, err) != 0)
+                return -1;
+        } else if (strcmp(tok, "--batch") == 0) {
+            bench_set_err(err, "--batch: expected --batch=FILE");
+            return -1;
+        } else if (token_list_push(out, strdup(tok)) != 0) {
+            bench_set_err(err, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int batch_expand_try(int argc, char **argv, const char *driver,
+                     token_list_t *out, char *err) {
+    expand_ctx_t ctx = {.driver = driver, .depth = 0};
+    token_list_t result = {0};
+    if (expand_tokens(argc, argv, ".", &ctx, &result, err) != 0) {
+        token_list_free(&result);
+        return -1;
+    }
+    *out = result;
+    return 0;
+}
+
+int batch_expand(int argc, char **argv, const char *driver, token_list_t *out) {
+    char err[BENCH_ERR_LEN];
+    if (batch_expand_try(argc, argv, driver, out, err) != 0)
+        bench_usage_error("%s", err);
+    return 0;
+}

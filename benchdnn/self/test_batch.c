@@ -1,0 +1,146 @@
+/* Batch files: nesting, comments, continuation lines, quotes, lookup next
+ * to the including file, cycles and missing files. */
+#include "self_util.h"
+
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/batch.h"
+#include "common/benchdnn.h"
+
+static char dir[PATH_MAX];
+
+static void write_file(const char *name, const char *text) {
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Expands the single argument `arg`; 0 or -1 (message in err). */
+static int expand(const char *arg, token_list_t *out, char *err) {
+    char *argv[] = {(char *)arg};
+    return batch_expand_try(1, argv, "conv", out, err);
+}
+
+static int tokens_are(const token_list_t *t, const char *const *want, int n) {
+    if (t->n != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(t->tok[i], want[i]) != 0)
+            return 0;
+    return 1;
+}
+
+static void test_nesting_and_syntax(void) {
+    write_file("top.txt", "--mode=L   # a comment --batch=nothing.txt\n"
+                          "\n"
+                          "--batch=sub/inner.txt\n"
+                          "A \\\n"
+                          "  B\n"
+                          "--attr-post-ops='sum;relu' n\"name # kept\"\n"
+                          "long\\\n"
+                          "token   \t last# trailing comment\n"
+                          "--attr-post-ops=, \\\n"
+                          "    sum:0.5, \\\n"
+                          "    relu\n");
+    write_file("sub/inner.txt", "X\tY\n--batch=leaf.txt\n");
+    /* Found next to inner.txt first, not this one in the current dir. */
+    write_file("sub/leaf.txt", "Z\n");
+    write_file("leaf.txt", "WRONG\n");
+
+    token_list_t t = {0};
+    char err[BENCH_ERR_LEN] = "";
+    const int rc = expand("--batch=top.txt", &t, err);
+    CHECK(rc == 0);
+    const char *const want[] = {"--mode=L",
+                                "X",
+                                "Y",
+                                "Z",
+                                "A",
+                                "B",
+                                "--attr-post-ops='sum;relu'",
+                                "n\"name # kept\"",
+                                "longtoken",
+                                "last",
+                                "--attr-post-ops=,sum:0.5,relu"};
+    if (!CHECK(tokens_are(&t, want, (int)(sizeof(want) / sizeof(want[0])))))
+        for (int i = 0; i < t.n; i++)
+            fprintf(stderr, "token %d: [%s]\n", i, t.tok[i]);
+    token_list_free(&t);
+
+    /* Arguments around a batch keep their order. */
+    char *argv[] = {"--dir=FWD_D", "--batch=sub/leaf.txt", "ic1"};
+    CHECK(batch_expand_try(3, argv, "conv", &t, err) == 0);
+    const char *const want2[] = {"--dir=FWD_D", "Z", "ic1"};
+    CHECK(tokens_are(&t, want2, 3));
+    token_list_free(&t);
+
+    /* An absolute path. */
+    char abs_arg[PATH_MAX + 32];
+    snprintf(abs_arg, sizeof(abs_arg), "--batch=%s/sub/leaf.txt", dir);
+    CHECK(expand(abs_arg, &t, err) == 0 && t.n == 1 && !strcmp(t.tok[0], "Z"));
+    token_list_free(&t);
+}
+
+static void test_errors(void) {
+    token_list_t t = {0};
+    char err[BENCH_ERR_LEN] = "";
+
+    CHECK(expand("--batch=no_such_file.txt", &t, err) == -1);
+    CHECK(strstr(err, "no_such_file.txt") != NULL);
+    CHECK(t.n == 0 && t.tok == NULL);
+
+    write_file("c1.txt", "one --batch=c2.txt\n");
+    write_file("c2.txt", "two --batch=c1.txt\n");
+    CHECK(expand("--batch=c1.txt", &t, err) == -1);
+    CHECK(strstr(err, "c1.txt") != NULL && strstr(err, "itself") != NULL);
+
+    write_file("self.txt", "--batch=self.txt\n");
+    CHECK(expand("--batch=self.txt", &t, err) == -1);
+
+    write_file("quote.txt", "--attr-post-ops='sum\n");
+    CHECK(expand("--batch=quote.txt", &t, err) == -1);
+    CHECK(strstr(err, "quote.txt") != NULL);
+
+    CHECK(expand("--batch=", &t, err) == -1);
+    CHECK(expand("--batch", &t, err) == -1);
+
+    /* A directory is not a batch file. */
+    CHECK(expand("--batch=sub", &t, err) == -1);
+    CHECK(t.n == 0);
+}
+
+int main(void) {
+    snprintf(dir, sizeof(dir), "%s/benchdnn_batch_XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char sub[PATH_MAX + 8];
+    snprintf(sub, sizeof(sub), "%s/sub", dir);
+    mkdir(sub, 0700);
+    /* Command-line batch files are looked up from the current directory. */
+    if (chdir(dir) != 0) {
+        perror("chdir");
+        return 1;
+    }
+    test_nesting_and_syntax();
+    test_errors();
+
+    const char *names[] = {"top.txt",  "sub/inner.txt", "sub/leaf.txt",
+                           "leaf.txt", "c1.txt",        "c2.txt",
+                           "self.txt", "quote.txt"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        unlink(names[i]);
+    rmdir("sub");
+    if (chdir("/") == 0)
+        rmdir(dir);
+    return check_failures() != 0;
+}

@@ -1,0 +1,122 @@
+/* The timer's stop rules and the performance line templates. */
+#include "self_util.h"
+
+#include <string.h>
+
+#include "common/benchdnn.h"
+#include "common/parser.h"
+#include "common/perf_report.h"
+#include "common/timer.h"
+
+static int count_calls(void *ctx) {
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static int fail_third_call(void *ctx) {
+    return ++(*(int *)ctx) == 3 ? 7 : 0;
+}
+
+static void test_timer(void) {
+    bench_settings_init();
+    bench_timer_t t = {.ctime_ms = 1.25};
+    int calls = 0;
+
+    CHECK(parse_common_option("--fix-times-per-prb=4") == 1);
+    CHECK(bench_time(&t, count_calls, &calls) == 0);
+    CHECK(calls == 5 && t.times == 4); /* warm-up + 4 timed runs */
+    CHECK(t.min_ms <= t.avg_ms && t.avg_ms <= t.max_ms);
+    CHECK(t.ctime_ms == 1.25); /* the driver's creation time is kept */
+
+    /* Time budget: at least 5 runs, and the budget respected. */
+    CHECK(parse_common_option("--fix-times-per-prb=0") == 1);
+    CHECK(parse_common_option("--max-ms-per-prb=10") == 1);
+    calls = 0;
+    const double start = bench_now_ms();
+    CHECK(bench_time(&t, count_calls, &calls) == 0);
+    const double spent = bench_now_ms() - start;
+    CHECK(t.times >= 5 && spent >= 10 && spent < 1000);
+
+    /* A failing run stops the timing and its status comes back. */
+    calls = 0;
+    CHECK(bench_time(&t, fail_third_call, &calls) == 7 && calls == 3);
+
+    /* Cold cache still times every run. */
+    CHECK(parse_common_option("--cold-cache=all") == 1);
+    CHECK(parse_common_option("--fix-times-per-prb=3") == 1);
+    calls = 0;
+    CHECK(bench_time(&t, count_calls, &calls) == 0 && t.times == 3);
+}
+
+static const perf_fields_t fields = {
+        .impl = "ref:any",
+        .name = "alexnet:conv1",
+        .prb = "--conv ic3oc96ih227kh11sh4",
+        .desc = "ic3oc96ih227kh11sh4",
+        .dir = "FWD_B",
+        .dt = "f32",
+        .tag = "abx",
+        .alg = "direct",
+        .attr = "",
+        .mb = 2,
+        .ops = 2e9,
+        .ibytes = 1e6,
+        .obytes = 3e6,
+        .n_extra = 2,
+        .extra_name = {"ic", "oc"},
+        .extra_value = {"3", "96"},
+};
+
+static void print_two_lines(void *ctx) {
+    const bench_timer_t *t = ctx;
+    perf_report(&fields, t);
+    perf_report(&fields, t);
+}
+
+static void test_templates(void) {
+    bench_timer_t t = {
+            .times = 3, .min_ms = 1, .avg_ms = 2, .max_ms = 4, .ctime_ms = 0.5};
+    char *out;
+
+    bench_settings_init();
+    CHECK(parse_common_option("--perf-template=%-time%,%0time%,%+time%,"
+                              "%Gops%,%-Gflops%,%0Gflops%,%Kbw%,%name%,"
+                              "%impl%,%DESC%,%mb%,%ctime%") == 1);
+    out = capture_stdout(print_two_lines, &t);
+    if (CHECK(out != NULL)) {
+        /* 2e9 ops in 1 ms = 2000 Gflops; 4e6 bytes in 1 ms = 4e6 Kbytes/s */
+        const char *line = "1,2,4,2,2000,1000,4e+06,\"alexnet:conv1\","
+                           "ref:any,3,96,2,0.5\n";
+        CHECK(strstr(out, "Output template: %-time%") == out);
+        const char *first = strstr(out, line);
+        CHECK(first != NULL && strstr(first + 1, line) != NULL);
+        free(out);
+    }
+
+    /* csv: a header row once per run, then the columns. */
+    bench_settings_init();
+    CHECK(parse_common_option("--perf-template=csv") == 1);
+    out = capture_stdout(print_two_lines, &t);
+    if (CHECK(out != NULL)) {
+        CHECK(strncmp(out,
+                      "perf,engine,impl,name,dir,cfg,tag,alg,attr,ic,oc,"
+                      "Gops,ctime(ms),min_time(ms),min_Gflops,"
+                      "avg_time(ms),avg_Gflops\n",
+                      strlen("perf,engine,impl,name,dir,cfg,tag,alg,attr,ic,"
+                             "oc,Gops,ctime(ms),min_time(ms),min_Gflops,"
+                             "avg_time(ms),avg_Gflops\n")) == 0);
+        const char *row = "perf,cpu,ref:any,\"alexnet:conv1\",FWD_B,f32,abx,"
+                          "direct,,3,96,2,0.5,1,2000,2,1000\n";
+        const char *first = strstr(out, row);
+        CHECK(first != NULL && strstr(first + 1, row) != NULL);
+        CHECK(strstr(out + 1, "perf,engine") == NULL); /* header once */
+        free(out);
+    }
+    bench_settings_free();
+}
+
+int main(void) {
+    test_timer();
+    test_templates();
+    return check_failures() != 0;
+}
