@@ -3,9 +3,11 @@
  * every forward problem and comes last. */
 #include "common/primitive.h"
 
+extern const tsr_impl_t tsr_gemm_convolution_f32_fwd_impl;
 extern const tsr_impl_t tsr_ref_convolution_fwd_impl;
 
 const tsr_impl_t *const tsr_convolution_impl_list[] = {
+        &tsr_gemm_convolution_f32_fwd_impl,
         &tsr_ref_convolution_fwd_impl,
         NULL,
 };

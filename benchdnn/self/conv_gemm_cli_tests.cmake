@@ -1,0 +1,17 @@
+# The f32 GEMM convolution's batch (inputs/conv/test_conv_gemm_f32): every
+# problem runs on "gemm:f32" and passes, with the CPU's best GEMM kernel and
+# with the portable one (TSR_MAX_CPU_ISA=generic).
+if(NOT COMMAND benchdnn_cli_test)
+  message(FATAL_ERROR "conv_gemm_cli_tests.cmake needs benchdnn_cli_test()")
+endif()
+
+set(conv_gemm_summary
+  "tests:1364 passed:1364 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+benchdnn_cli_test(conv_gemm_f32_batch 0 "${conv_gemm_summary}"
+  --conv --batch=inputs/conv/test_conv_gemm_f32)
+benchdnn_cli_test(conv_gemm_f32_batch_generic 0 "${conv_gemm_summary}"
+  --conv --batch=inputs/conv/test_conv_gemm_f32)
+set_tests_properties(benchdnn_cli_conv_gemm_f32_batch_generic
+  PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=generic)
+set_tests_properties(benchdnn_cli_conv_gemm_f32_batch
+  benchdnn_cli_conv_gemm_f32_batch_generic PROPERTIES TIMEOUT 600)

@@ -1,0 +1,571 @@
+/* "gemm:f32": forward f32 convolution on the GEMM engine, for plain
+ * channels-last (nhwc family) and channels-first (nchw family) data and
+ * plain weights, with every attribute fused at the store by the shared
+ * epilogue. Formulation and K orders in gemm_conv_f32.h.
+ *
+ * Work is a list of items (image n, group g, chunk of spatial points). With
+ * many items each thread runs whole items with its own single-thread GEMM;
+ * with few (e.g. one image) items run one after the other, each spread over
+ * all threads by the GEMM. Every output element is computed by one GEMM
+ * call of the same shape either way, so results do not depend on the
+ * thread count. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/convolution_pd.h"
+#include "common/memory_desc.h"
+#include "common/utils.h"
+#include "cpu/conv/gemm_conv_f32.h"
+#include "cpu/gemm/gemm_f32.h"
+
+/* im2col chunks are kept near this size so they stay in the caches. */
+#define COL_CHUNK_BYTES ((size_t)2048 << 10)
+#define MIN_CHUNK_SP 64
+/* Items per thread above which threads take whole items. */
+#define ITEMS_PER_THREAD 4
+
+static int md_is_plain_f32(const tsr_memory_desc_t *md) {
+    return md->format_kind == tsr_format_kind_blocked &&
+           md->blocking.inner_nblks == 0 && md->data_type == tsr_f32;
+}
+
+/* Layout order for "any": channels-last data (acdb...) or, for weights,
+ * [g] kd kh kw i o when the dst is channels-last (K x OC, OC contiguous)
+ * and the logical order (goihw) otherwise. */
+static tsr_status_t resolve_any(tsr_memory_desc_t *md, int is_weights,
+                                int with_groups, int dst_cl) {
+    if (!md_is_any(md))
+        return tsr_success;
+    int order[TSR_MAX_NDIMS], k = 0;
+    const int nd = md->ndims;
+    if (!is_weights) {
+        order[k++] = 0;
+        for (int d = 2; d < nd; d++)
+            order[k++] = d;
+        order[k++] = 1;
+    } else if (dst_cl) {
+        const int o = with_groups;
+        if (with_groups)
+            order[k++] = 0;
+        for (int d = o + 2; d < nd; d++)
+            order[k++] = d;
+        order[k++] = o + 1;
+        order[k++] = o;
+    } else {
+        for (int d = 0; d < nd; d++)
+            order[k++] = d;
+    }
+    tsr_memory_desc_t built;
+    tsr_status_t st = md_init_blocked(&built, nd, md->dims, md->data_type,
+                                      order, 0, NULL, NULL);
+    if (st == tsr_success)
+        *md = built;
+    return st;
+}
+
+/* Strides over n, c, d, h, w of a plain data md. */
+static void data_strides(const tsr_memory_desc_t *md, tsr_dim_t *s) {
+    const int nd = md->ndims;
+    for (int i = 0; i < CONV_NDIMS; i++)
+        s[i] = 0;
+    s[CONV_N] = md->blocking.strides[0];
+    s[CONV_C] = md->blocking.strides[1];
+    for (int d = 2; d < nd; d++)
+        s[CONV_W - (nd - 1 - d)] = md->blocking.strides[d];
+}
+
+/* 1 when the flattened spatial index sp of a data tensor with spatial
+ * sizes (D, H, W) sits at offset sp * s_w. */
+static int spatial_linear(const tsr_dim_t *s, tsr_dim_t D, tsr_dim_t H,
+                          tsr_dim_t W) {
+    return (H == 1 || s[CONV_H] == W * s[CONV_W]) &&
+           (D == 1 || s[CONV_D] == H * W * s[CONV_W]);
+}
+
+/* Weights as a matrix: K order (kic or ick) with K stride `ks`, and the
+ * OC stride; picks the GEMM operand form. */
+static int weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
+                        int with_groups) {
+    const tsr_dim_t *st = md->blocking.strides;
+    const int o = with_groups, nd = md->ndims;
+    tsr_dim_t s_sp[3] = {0, 0, 0}; /* kd, kh, kw */
+    for (int d = o + 2; d < nd; d++)
+        s_sp[3 - (nd - d)] = st[d];
+    const tsr_dim_t s_o = st[o], s_i = st[o + 1];
+    const tsr_dim_t ksz[3] = {cf->KD, cf->KH, cf->KW};
+    for (int kic = 1; kic >= 0; kic--) {
+        /* With one input channel both orders are the same: take ick. */
+        if (kic && cf->ICg == 1)
+            continue;
+        /* The K stride: of the innermost K dim of size > 1. */
+        tsr_dim_t ks = s_i;
+        if (!kic)
+            for (int d = 2; d >= 0; d--)
+                if (ksz[d] > 1) {
+                    ks = s_sp[d];
+                    break;
+                }
+        const tsr_dim_t expect_w = kic ? cf->ICg * ks : ks;
+        int ok = (cf->KW == 1 || s_sp[2] == expect_w) &&
+                 (cf->KH == 1 || s_sp[1] == cf->KW * expect_w) &&
+                 (cf->KD == 1 || s_sp[0] == cf->KH * cf->KW * expect_w);
+        if (!kic)
+            ok = ok && (cf->ICg == 1 || s_i == cf->KS * ks);
+        if (!ok)
+            continue;
+        cf->kic = kic;
+        if (ks == 1 || cf->K == 1) {
+            cf->wei_oc_rows = 1;
+            cf->wei_ld = cf->OCg == 1 ? cf->K : s_o;
+            if (cf->wei_ld < cf->K)
+                continue;
+        } else if (s_o == 1 || cf->OCg == 1) {
+            cf->wei_oc_rows = 0;
+            cf->wei_ld = ks;
+            if (cf->wei_ld < cf->OCg)
+                continue;
+        } else {
+            continue;
+        }
+        cf->wei_g_stride = with_groups ? st[0] : 0;
+        cf->wei_off0 = md->offset0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Weights scales mask over (g, oc) or (oc) as the epilogue's
+ * (c / div) % mod of dst channel c; mod 0 when it has no such form. */
+static void wei_scale_form(const struct tsr_primitive_desc *pd,
+                           const gemm_conv_conf_t *cf, int64_t *div,
+                           int64_t *mod) {
+    const int mask = pd->attr.scales[TSR_QARG_WEIGHTS].mask;
+    const int g_bit = conv_with_groups(pd) ? 1 : 0;
+    const int oc_bit = conv_with_groups(pd) ? 2 : 1;
+    *div = 1;
+    *mod = 1;
+    if (mask & ~(g_bit | oc_bit)) {
+        *mod = 0;
+    } else if ((mask & g_bit) && (mask & oc_bit)) {
+        *mod = cf->G * cf->OCg;
+    } else if (mask & g_bit) {
+        *div = cf->OCg;
+        *mod = cf->G;
+    } else if (mask & oc_bit) {
+        *mod = cf->OCg;
+    }
+}
+
+static void problem_sizes(gemm_conv_conf_t *cf,
+                          const struct tsr_primitive_desc *pd) {
+    cf->ndims = conv_ndims(pd);
+    cf->MB = conv_MB(pd);
+    cf->G = conv_G(pd);
+    cf->ICg = conv_IC(pd) / cf->G;
+    cf->OCg = conv_OC(pd) / cf->G;
+    cf->ID = conv_ID(pd);
+    cf->IH = conv_IH(pd);
+    cf->IW = conv_IW(pd);
+    cf->OD = conv_OD(pd);
+    cf->OH = conv_OH(pd);
+    cf->OW = conv_OW(pd);
+    cf->KD = conv_KD(pd);
+    cf->KH = conv_KH(pd);
+    cf->KW = conv_KW(pd);
+    cf->KSD = conv_KSD(pd);
+    cf->KSH = conv_KSH(pd);
+    cf->KSW = conv_KSW(pd);
+    cf->DD = conv_KDD(pd) + 1;
+    cf->DH = conv_KDH(pd) + 1;
+    cf->DW = conv_KDW(pd) + 1;
+    cf->padF = conv_padFront(pd);
+    cf->padT = conv_padT(pd);
+    cf->padL = conv_padL(pd);
+    cf->SP = cf->OD * cf->OH * cf->OW;
+    cf->KS = cf->KD * cf->KH * cf->KW;
+    cf->K = cf->ICg * cf->KS;
+}
+
+/* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
+ * packing; threads taking whole items each own one such slice). */
+static void plan_work(gemm_conv_conf_t *cf) {
+    cf->nthr = omp_get_max_threads();
+    if (cf->direct) {
+        cf->chunk_sp = cf->SP;
+    } else {
+        tsr_dim_t rows =
+                (tsr_dim_t)(COL_CHUNK_BYTES / ((size_t)cf->K * sizeof(float)));
+        rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
+        cf->chunk_sp = rows < cf->SP ? rows : cf->SP;
+    }
+    if (cf->chunk_sp < 1)
+        cf->chunk_sp = 1;
+    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
+    const tsr_dim_t items = cf->MB * cf->G * chunks;
+    cf->per_thread_items =
+            cf->nthr > 1 && items >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
+    cf->col_floats = cf->direct ? 0 : (size_t)(cf->chunk_sp * cf->K);
+    cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
+                              ? (size_t)(cf->chunk_sp * cf->OCg)
+                              : 0;
+    const int64_t M = cf->dst_cl ? cf->chunk_sp : cf->OCg;
+    const int64_t N = cf->dst_cl ? cf->OCg : cf->chunk_sp;
+    const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
+    cf->gemm_bytes =
+            tsr_rnd_up(tsr_gemm_f32_scratch_size(M, N, cf->K, gemm_nthr), 64);
+    cf->thread_bytes =
+            tsr_rnd_up((cf->col_floats + cf->cbuf_floats) * sizeof(float), 64) +
+            cf->gemm_bytes;
+}
+
+static tsr_status_t conf_init(gemm_conv_conf_t *cf,
+                              struct tsr_primitive_desc *pd) {
+    const tsr_convolution_desc_t *c = conv_desc(pd);
+    memset(cf, 0, sizeof(*cf));
+    if (c->prop_kind != tsr_forward_training &&
+        c->prop_kind != tsr_forward_inference)
+        return tsr_unimplemented;
+    if (c->alg_kind != tsr_convolution_direct &&
+        c->alg_kind != tsr_convolution_auto)
+        return tsr_unimplemented;
+    const struct tsr_primitive_attr *attr = &pd->attr;
+    if (attr->zero_points[TSR_QARG_SRC].set ||
+        attr->zero_points[TSR_QARG_WEIGHTS].set)
+        return tsr_unimplemented;
+    tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC],
+                      *wei = &pd->md[TSR_MD_WEIGHTS];
+    tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS], *dst = &pd->md[TSR_MD_DST];
+    const int with_groups = conv_with_groups(pd);
+    if (src->data_type != tsr_f32 || wei->data_type != tsr_f32 ||
+        dst->data_type != tsr_f32 ||
+        (conv_with_bias(pd) && bia->data_type != tsr_f32))
+        return tsr_unimplemented;
+
+    problem_sizes(cf, pd);
+    if (resolve_any(dst, 0, 0, 0) != tsr_success ||
+        resolve_any(src, 0, 0, 0) != tsr_success)
+        return tsr_unimplemented;
+    if (!md_is_plain_f32(src) || !md_is_plain_f32(dst))
+        return tsr_unimplemented;
+    data_strides(src, cf->src_s);
+    data_strides(dst, cf->dst_s);
+    cf->src_off0 = src->offset0;
+    cf->dst_off0 = dst->offset0;
+    if (!spatial_linear(cf->dst_s, cf->OD, cf->OH, cf->OW))
+        return tsr_unimplemented;
+    if (cf->dst_s[CONV_C] == 1 || cf->OCg * cf->G == 1)
+        cf->dst_cl = 1;
+    else if (cf->dst_s[CONV_W] != 1 && cf->SP > 1)
+        return tsr_unimplemented;
+    if (!cf->dst_cl && cf->OCg > 1 && cf->dst_s[CONV_C] < cf->SP)
+        return tsr_unimplemented;
+    cf->dst_sp_step = cf->dst_cl ? cf->dst_s[CONV_W] : 1;
+    if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->OCg)
+        return tsr_unimplemented;
+
+    if (resolve_any(wei, 1, with_groups, cf->dst_cl) != tsr_success ||
+        !md_is_plain_f32(wei) || !weights_form(cf, wei, with_groups))
+        return tsr_unimplemented;
+    if (conv_with_bias(pd) && md_is_any(bia)) {
+        const int order[1] = {0};
+        if (md_init_blocked(bia, 1, bia->dims, tsr_f32, order, 0, NULL, NULL) !=
+            tsr_success)
+            return tsr_unimplemented;
+    }
+
+    cf->src_cl = cf->src_s[CONV_C] == 1;
+    const int unit_1x1 = cf->KS == 1 && cf->KSD == 1 && cf->KSH == 1 &&
+                         cf->KSW == 1 && cf->padF == 0 && cf->padT == 0 &&
+                         cf->padL == 0 && cf->OD == cf->ID &&
+                         cf->OH == cf->IH && cf->OW == cf->IW;
+    /* The source read in place must have the GEMM operand's shape: rows
+     * (or columns) of equally spaced points, channels equally spaced. */
+    cf->direct = unit_1x1 &&
+                 spatial_linear(cf->src_s, cf->ID, cf->IH, cf->IW) &&
+                 (cf->src_cl || cf->src_s[CONV_W] == 1 || cf->SP == 1);
+
+    int64_t div, mod;
+    wei_scale_form(pd, cf, &div, &mod);
+    const tsr_status_t st = tsr_epilogue_init(
+            &cf->ep, attr, dst, conv_with_bias(pd) ? bia : NULL, 1, div, mod);
+    if (st != tsr_success)
+        return st;
+    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
+    cf->ep_bias_only = tsr_epilogue_is_bias_only(&cf->ep);
+    cf->ep_uniform_sp = 1;
+    for (int d = 2; d < cf->ndims; d++)
+        cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
+    plan_work(cf);
+    return tsr_success;
+}
+
+static tsr_status_t gemm_conv_init(struct tsr_primitive_desc *pd) {
+    gemm_conv_conf_t *cf = malloc(sizeof(*cf));
+    if (!cf)
+        return tsr_out_of_memory;
+    const tsr_status_t st = conf_init(cf, pd);
+    if (st != tsr_success) {
+        free(cf);
+        return st;
+    }
+    pd->impl_data = cf;
+    const int slices = cf->per_thread_items ? cf->nthr : 1;
+    pd->scratchpad_size = cf->thread_bytes * (size_t)slices;
+    return tsr_success;
+}
+
+static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
+    free(pd->impl_data);
+}
+
+/* The epilogue's view of one GEMM call. */
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const tsr_epilogue_rt_t *rt;
+    float *dst;
+    tsr_dim_t n, g, sp0;
+} store_ctx_t;
+
+/* Logical dst point (n, oc, spatial of sp). */
+static void dst_point(const gemm_conv_conf_t *cf, tsr_dim_t n, tsr_dim_t oc,
+                      tsr_dim_t sp, tsr_dim_t *pos) {
+    pos[0] = n;
+    pos[1] = oc;
+    const tsr_dim_t ow = sp % cf->OW, oh = (sp / cf->OW) % cf->OH,
+                    od = sp / (cf->OW * cf->OH);
+    int d = 2;
+    if (cf->ndims == 5)
+        pos[d++] = od;
+    if (cf->ndims >= 4)
+        pos[d++] = oh;
+    pos[d] = ow;
+}
+
+static tsr_dim_t dst_offset(const gemm_conv_conf_t *cf, tsr_dim_t n,
+                            tsr_dim_t oc, tsr_dim_t sp) {
+    return cf->dst_off0 + n * cf->dst_s[CONV_N] + oc * cf->dst_s[CONV_C] +
+           sp * cf->dst_sp_step;
+}
+
+static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
+                       int64_t n0, int64_t m, int64_t n) {
+    const store_ctx_t *s = ctx;
+    const gemm_conv_conf_t *cf = s->cf;
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    if (cf->dst_cl && cf->ep_uniform_sp) {
+        /* Rows are spatial points the epilogue does not tell apart: the
+         * whole tile in one call, any spatial coordinates in pos (0 saves
+         * the divisions that would find the real ones). */
+        const tsr_dim_t sp = s->sp0 + m0, oc = s->g * cf->OCg + n0;
+        memset(pos, 0, sizeof(pos));
+        pos[0] = s->n;
+        pos[1] = oc;
+        tsr_epilogue_apply_rows(&cf->ep, s->rt, c, ldc, m, n, pos, 1, s->dst,
+                                dst_offset(cf, s->n, oc, sp), cf->dst_sp_step,
+                                cf->dst_s[CONV_C]);
+        return;
+    }
+    for (int64_t r = 0; r < m; r++) {
+        float *acc = c + r * ldc;
+        if (cf->dst_cl) {
+            const tsr_dim_t sp = s->sp0 + m0 + r, oc = s->g * cf->OCg + n0;
+            dst_point(cf, s->n, oc, sp, pos);
+            tsr_epilogue_apply_row(&cf->ep, s->rt, acc, n, pos, 1, s->dst,
+                                   dst_offset(cf, s->n, oc, sp),
+                                   cf->dst_s[CONV_C]);
+            continue;
+        }
+        const tsr_dim_t oc = s->g * cf->OCg + m0 + r;
+        /* Runs along sp: whole when nothing varies spatially, else split
+         * at output rows so each run advances along w only. */
+        for (int64_t j = 0; j < n;) {
+            const tsr_dim_t sp = s->sp0 + n0 + j;
+            int64_t run = n - j;
+            if (!cf->ep_uniform_sp && run > cf->OW - sp % cf->OW)
+                run = cf->OW - sp % cf->OW;
+            dst_point(cf, s->n, oc, sp, pos);
+            tsr_epilogue_apply_row(&cf->ep, s->rt, acc + j, run, pos,
+                                   cf->ndims - 1, s->dst,
+                                   dst_offset(cf, s->n, oc, sp), 1);
+            j += run;
+        }
+    }
+}
+
+/* Thread-local buffers of one slice of the scratchpad. */
+typedef struct {
+    float *col, *cbuf;
+    void *gemm;
+} slice_t;
+
+static slice_t slice_at(const gemm_conv_conf_t *cf, char *base, int i) {
+    char *p = base + (size_t)i * cf->thread_bytes;
+    slice_t s;
+    s.col = (float *)p;
+    s.cbuf = s.col + cf->col_floats;
+    s.gemm = p + (cf->thread_bytes - cf->gemm_bytes);
+    return s;
+}
+
+/* Operands of one item's GEMM. */
+static void set_operands(const gemm_conv_conf_t *cf, const float *src,
+                         const float *wei, float *dst, const slice_t *sl,
+                         tsr_dim_t n, tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len,
+                         tsr_gemm_f32_args_t *a) {
+    const float *w = wei + cf->wei_off0 + g * cf->wei_g_stride;
+    /* The data operand: col, or the source itself for direct 1x1. */
+    const float *x = sl->col;
+    int x_trans = 0;
+    tsr_dim_t x_ld = cf->dst_cl ? cf->K : len;
+    if (cf->direct) {
+        x = src + cf->src_off0 + n * cf->src_s[CONV_N] +
+            g * cf->ICg * cf->src_s[CONV_C];
+        const tsr_dim_t sw = cf->src_s[CONV_W], sc = cf->src_s[CONV_C];
+        /* Points at stride sw, channels at stride sc: whichever is 1 is
+         * the contiguous dim of the GEMM operand. */
+        x += sp0 * sw;
+        if (cf->dst_cl) {
+            x_trans = sc != 1;
+            x_ld = sc == 1 ? sw : sc;
+        } else {
+            x_trans = sw != 1;
+            x_ld = sw == 1 ? sc : sw;
+        }
+        if (x_ld < 1)
+            x_ld = 1;
+    }
+    const int reads_dst = tsr_epilogue_reads_dst(&cf->ep);
+    if (cf->dst_cl) {
+        a->M = len;
+        a->N = cf->OCg;
+        a->A = x;
+        a->transa = x_trans;
+        a->lda = x_ld;
+        a->B = w;
+        a->transb = cf->wei_oc_rows;
+        a->ldb = cf->wei_ld;
+        a->C = reads_dst ? sl->cbuf : dst + dst_offset(cf, n, g * cf->OCg, sp0);
+        a->ldc = reads_dst ? cf->OCg : cf->dst_sp_step;
+    } else {
+        a->M = cf->OCg;
+        a->N = len;
+        a->A = w;
+        a->transa = !cf->wei_oc_rows;
+        a->lda = cf->wei_ld;
+        a->B = x;
+        a->transb = x_trans;
+        a->ldb = x_ld;
+        a->C = reads_dst ? sl->cbuf : dst + dst_offset(cf, n, g * cf->OCg, sp0);
+        a->ldc = reads_dst ? len : cf->dst_s[CONV_C];
+    }
+    /* Single rows or columns: any leading dimension the GEMM accepts. */
+    if (a->ldc < a->N)
+        a->ldc = a->N;
+    const int64_t a_cols = a->transa ? a->M : a->K;
+    const int64_t b_cols = a->transb ? a->K : a->N;
+    if (a->lda < a_cols)
+        a->lda = a_cols;
+    if (a->ldb < b_cols)
+        a->ldb = b_cols;
+}
+
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const float *src, *wei;
+    float *dst;
+    const tsr_epilogue_rt_t *rt;
+} exec_t;
+
+/* One item: gather (unless direct), then the GEMM with the epilogue. When
+ * `team` is set the item is spread over all threads. */
+static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
+                             int team) {
+    const gemm_conv_conf_t *cf = e->cf;
+    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
+    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->G;
+    const tsr_dim_t n = item / (chunks * cf->G);
+    const tsr_dim_t sp0 = chunk * cf->chunk_sp;
+    const tsr_dim_t len =
+            cf->SP - sp0 < cf->chunk_sp ? cf->SP - sp0 : cf->chunk_sp;
+    if (!cf->direct) {
+        if (team) {
+#pragma omp parallel
+            gemm_conv_im2col(cf, e->src, n, g, sp0, len, omp_get_thread_num(),
+                             omp_get_num_threads(), sl->col);
+        } else {
+            gemm_conv_im2col(cf, e->src, n, g, sp0, len, 0, 1, sl->col);
+        }
+    }
+    tsr_gemm_f32_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.K = cf->K;
+    a.alpha = 1.f;
+    a.beta = 0.f;
+    set_operands(cf, e->src, e->wei, e->dst, sl, n, g, sp0, len, &a);
+    const store_ctx_t sctx = {cf, e->rt, e->dst, n, g, sp0};
+    if (cf->ep_bias_only) {
+        /* The GEMM adds it as the epilogue would: acc + bias. */
+        a.bias_kind =
+                cf->dst_cl ? tsr_gemm_bias_per_col : tsr_gemm_bias_per_row;
+        a.bias = (const float *)e->rt->bias + cf->ep.bias_md.offset0 +
+                 g * cf->OCg;
+    }
+    const int need_epilogue = !cf->ep_identity && !cf->ep_bias_only;
+    a.epilogue = need_epilogue ? store_tile : NULL;
+    a.epilogue_ctx = &sctx;
+    a.scratch = sl->gemm;
+    a.scratch_size = cf->gemm_bytes;
+    a.team_nthr = team ? 0 : 1;
+    a.team_ithr = 0;
+    return tsr_gemm_f32(&a);
+}
+
+static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
+                                      const tsr_exec_ctx_t *ctx) {
+    const gemm_conv_conf_t *cf = pd->impl_data;
+    char *scratch = ctx->scratchpad;
+    void *own = NULL;
+    if (!scratch && pd->scratchpad_size) {
+        own = tsr_malloc(pd->scratchpad_size);
+        if (!own)
+            return tsr_out_of_memory;
+        scratch = own;
+    }
+    tsr_epilogue_rt_t rt;
+    tsr_epilogue_resolve(&cf->ep, ctx, &rt);
+    const exec_t e = {cf, tsr_ctx_data(ctx, TSR_ARG_SRC),
+                      tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
+                      tsr_ctx_data(ctx, TSR_ARG_DST), &rt};
+    const tsr_dim_t items = cf->MB * cf->G * tsr_div_up(cf->SP, cf->chunk_sp);
+    tsr_status_t st = tsr_success;
+    if (cf->per_thread_items) {
+#pragma omp parallel num_threads(cf->nthr)
+        {
+            const int ithr = omp_get_thread_num();
+            const slice_t sl = slice_at(cf, scratch, ithr);
+#pragma omp for schedule(static)
+            for (tsr_dim_t i = 0; i < items; i++) {
+                const tsr_status_t s = run_item(&e, &sl, i, 0);
+                if (s != tsr_success) {
+#pragma omp critical
+                    st = s;
+                }
+            }
+        }
+    } else {
+        const slice_t sl = slice_at(cf, scratch, 0);
+        for (tsr_dim_t i = 0; i < items && st == tsr_success; i++)
+            st = run_item(&e, &sl, i, 1);
+    }
+    tsr_free(own);
+    return st;
+}
+
+const tsr_impl_t tsr_gemm_convolution_f32_fwd_impl = {
+        .name = "gemm:f32",
+        .isa = tsr_cpu_isa_generic,
+        .init = gemm_conv_init,
+        .execute = gemm_conv_execute,
+        .fini = gemm_conv_fini,
+};
