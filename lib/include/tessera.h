@@ -418,10 +418,13 @@ typedef enum {
     tsr_undefined_primitive = 0,
     tsr_reorder = 1,
     tsr_convolution = 2,
+    tsr_inner_product = 3,
+    tsr_matmul = 4,
     tsr_primitive_kind_max = 64,
 } tsr_primitive_kind_t;
 
-/* Printable name of a primitive kind ("convolution", "reorder"). */
+/* Printable name of a primitive kind ("convolution", "inner_product",
+ * "matmul", "reorder"). */
 TSR_API const char *tsr_prim_kind2str(tsr_primitive_kind_t kind);
 
 typedef struct {
@@ -457,6 +460,58 @@ TSR_API tsr_status_t tsr_convolution_forward_desc_init(
         const tsr_memory_desc_t *bias_desc, const tsr_memory_desc_t *dst_desc,
         const tsr_dim_t *strides, const tsr_dim_t *dilates,
         const tsr_dim_t *padding_l, const tsr_dim_t *padding_r);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_inner_product */
+    tsr_prop_kind_t prop_kind;
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t weights_desc;
+    /* format_kind undef (zero) when there is no bias. */
+    tsr_memory_desc_t bias_desc;
+    tsr_memory_desc_t dst_desc;
+    tsr_data_type_t accum_data_type;
+} tsr_inner_product_desc_t;
+
+/* Initializes a forward inner product descriptor:
+ *   dst[n, oc] = sum over ic and spatial points of
+ *                src[n, ic, ...] * weights[oc, ic, ...]  + bias[oc].
+ * src: N, IC [, [[D,] H,] W]; weights: OC, IC and the same spatial dims as
+ * src; bias: (OC) or NULL; dst: N, OC. Memory descriptors may be "any".
+ * Attributes are those of convolution (per-channel means OC, dst dim 1).
+ * Returns tsr_invalid_arguments for inconsistent shapes and
+ * tsr_unimplemented for backward propagation kinds. */
+TSR_API tsr_status_t tsr_inner_product_forward_desc_init(
+        tsr_inner_product_desc_t *ip_desc, tsr_prop_kind_t prop_kind,
+        const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *bias_desc, const tsr_memory_desc_t *dst_desc);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_matmul */
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t weights_desc;
+    /* format_kind undef (zero) when there is no bias. */
+    tsr_memory_desc_t bias_desc;
+    tsr_memory_desc_t dst_desc;
+    tsr_data_type_t accum_data_type;
+} tsr_matmul_desc_t;
+
+/* Initializes a matrix multiplication descriptor:
+ *   dst[b.., m, n] = sum over k of src[b.., m, k] * weights[b.., k, n]
+ *                    + bias[b.., m, n].
+ * All tensors have the same rank, 2 to 6. A batch dim of src or weights
+ * equal to 1 broadcasts; dst's batch dims are the larger of the two. Bias
+ * dims are each dst's or 1 (broadcast). Transposed operands are strided
+ * descriptors (tsr_memory_desc_init_by_strides, or tags such as "ba").
+ * Attributes are those of convolution with the last dim (N) as the
+ * channel: per-N weights scales have mask 1 << (ndims - 1). Scales and
+ * zero points with masks over other dims follow the mask rule of
+ * tsr_primitive_attr_set_scales_mask; src scales must be common. */
+TSR_API tsr_status_t tsr_matmul_desc_init(tsr_matmul_desc_t *matmul_desc,
+                                          const tsr_memory_desc_t *src_desc,
+                                          const tsr_memory_desc_t *weights_desc,
+                                          const tsr_memory_desc_t *bias_desc,
+                                          const tsr_memory_desc_t *dst_desc);
 
 /* ------------------------------------------------------------------------ */
 /* Primitive descriptors and primitives                                      */

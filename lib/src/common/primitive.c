@@ -162,6 +162,8 @@ static int required_args_ok(const struct tsr_primitive_desc *pd,
                             const tsr_exec_ctx_t *ctx) {
     switch (pd->op.kind) {
     case tsr_convolution:
+    case tsr_inner_product:
+    case tsr_matmul:
         if (!md_is_zero(&pd->md[TSR_MD_BIAS]) &&
             !data_arg_ok(ctx, TSR_ARG_BIAS, &pd->md[TSR_MD_BIAS]))
             return 0;

@@ -37,6 +37,8 @@ typedef enum {
 typedef union {
     tsr_primitive_kind_t kind;
     tsr_convolution_desc_t conv;
+    tsr_inner_product_desc_t ip;
+    tsr_matmul_desc_t matmul;
     struct {
         tsr_primitive_kind_t kind;
         tsr_memory_desc_t src_desc;
@@ -94,6 +96,8 @@ void *tsr_ctx_data(const tsr_exec_ctx_t *ctx, int arg);
 /* Per-primitive implementation lists (each in cpu/<primitive>/). */
 extern const tsr_impl_t *const tsr_reorder_impl_list[];
 extern const tsr_impl_t *const tsr_convolution_impl_list[];
+extern const tsr_impl_t *const tsr_inner_product_impl_list[];
+extern const tsr_impl_t *const tsr_matmul_impl_list[];
 
 /* Shared dispatch: copies op desc and attr into a new pd and walks
  * `list` from `start` for the first implementation that accepts. */

@@ -10,6 +10,8 @@
 
 #include "attr_mask.h"
 #include "convolution_pd.h"
+#include "inner_product_pd.h"
+#include "matmul_pd.h"
 #include "memory_desc.h"
 #include "primitive.h"
 #include "verbose.h"
@@ -29,6 +31,20 @@ static void reset_impl_state(struct tsr_primitive_desc *pd) {
         if (conv_with_bias(pd))
             pd->md[TSR_MD_BIAS] = pd->op.conv.bias_desc;
         pd->md[TSR_MD_DST] = pd->op.conv.dst_desc;
+        break;
+    case tsr_inner_product:
+        pd->md[TSR_MD_SRC] = pd->op.ip.src_desc;
+        pd->md[TSR_MD_WEIGHTS] = pd->op.ip.weights_desc;
+        if (ip_with_bias(pd))
+            pd->md[TSR_MD_BIAS] = pd->op.ip.bias_desc;
+        pd->md[TSR_MD_DST] = pd->op.ip.dst_desc;
+        break;
+    case tsr_matmul:
+        pd->md[TSR_MD_SRC] = pd->op.matmul.src_desc;
+        pd->md[TSR_MD_WEIGHTS] = pd->op.matmul.weights_desc;
+        if (matmul_with_bias(pd))
+            pd->md[TSR_MD_BIAS] = pd->op.matmul.bias_desc;
+        pd->md[TSR_MD_DST] = pd->op.matmul.dst_desc;
         break;
     case tsr_reorder:
         pd->md[TSR_MD_SRC] = pd->op.reorder.src_desc;
@@ -229,6 +245,24 @@ tsr_status_t tsr_primitive_desc_create(tsr_primitive_desc_t *primitive_desc,
         op.conv = *conv;
         return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
                                        tsr_convolution_impl_list);
+    }
+    case tsr_inner_product: {
+        const tsr_inner_product_desc_t *ip = op_desc;
+        tsr_status_t st = tsr_ip_desc_validate(ip);
+        if (st != tsr_success)
+            return st;
+        op.ip = *ip;
+        return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
+                                       tsr_inner_product_impl_list);
+    }
+    case tsr_matmul: {
+        const tsr_matmul_desc_t *mm = op_desc;
+        tsr_status_t st = tsr_matmul_desc_validate(mm);
+        if (st != tsr_success)
+            return st;
+        op.matmul = *mm;
+        return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
+                                       tsr_matmul_impl_list);
     }
     default:
         return tsr_invalid_arguments;

@@ -112,6 +112,10 @@ const char *tsr_prim_kind2str(tsr_primitive_kind_t kind) {
         return "reorder";
     case tsr_convolution:
         return "convolution";
+    case tsr_inner_product:
+        return "inner_product";
+    case tsr_matmul:
+        return "matmul";
     default:
         break;
     }

@@ -20,6 +20,8 @@
 #include <time.h>
 
 #include "convolution_pd.h"
+#include "inner_product_pd.h"
+#include "matmul_pd.h"
 #include "memory_desc.h"
 #include "verbose.h"
 
@@ -143,18 +145,39 @@ static void append_md(appender_t *a, const char *name,
            tag);
 }
 
+/* The op descriptor's own mds (before "any" is resolved), or NULL for
+ * primitives whose mds are never "any". */
+static const tsr_memory_desc_t *op_mds(const struct tsr_primitive_desc *pd,
+                                       tsr_md_slot_t slot) {
+    const tsr_memory_desc_t *conv[] = {
+            &pd->op.conv.src_desc, &pd->op.conv.weights_desc,
+            &pd->op.conv.bias_desc, &pd->op.conv.dst_desc};
+    const tsr_memory_desc_t *ip[] = {&pd->op.ip.src_desc,
+                                     &pd->op.ip.weights_desc,
+                                     &pd->op.ip.bias_desc, &pd->op.ip.dst_desc};
+    const tsr_memory_desc_t *mm[] = {
+            &pd->op.matmul.src_desc, &pd->op.matmul.weights_desc,
+            &pd->op.matmul.bias_desc, &pd->op.matmul.dst_desc};
+    switch (pd->op.kind) {
+    case tsr_convolution:
+        return conv[slot];
+    case tsr_inner_product:
+        return ip[slot];
+    case tsr_matmul:
+        return mm[slot];
+    default:
+        return NULL;
+    }
+}
+
 static void append_mds(appender_t *a, const struct tsr_primitive_desc *pd) {
-    if (pd->op.kind == tsr_convolution) {
-        const tsr_convolution_desc_t *c = &pd->op.conv;
-        append_md(a, "src", &pd->md[TSR_MD_SRC], md_is_any(&c->src_desc));
-        append_md(a, "wei", &pd->md[TSR_MD_WEIGHTS],
-                  md_is_any(&c->weights_desc));
-        if (!md_is_zero(&pd->md[TSR_MD_BIAS]))
-            append_md(a, "bia", &pd->md[TSR_MD_BIAS], md_is_any(&c->bias_desc));
-        append_md(a, "dst", &pd->md[TSR_MD_DST], md_is_any(&c->dst_desc));
-    } else {
-        append_md(a, "src", &pd->md[TSR_MD_SRC], 0);
-        append_md(a, "dst", &pd->md[TSR_MD_DST], 0);
+    static const char *const names[TSR_MD_COUNT] = {"src", "wei", "bia", "dst"};
+    for (int slot = 0; slot < TSR_MD_COUNT; slot++) {
+        const tsr_memory_desc_t *md = &pd->md[slot];
+        if (md_is_zero(md))
+            continue;
+        const tsr_memory_desc_t *asked = op_mds(pd, (tsr_md_slot_t)slot);
+        append_md(a, names[slot], md, asked && md_is_any(asked));
     }
 }
 
@@ -277,11 +300,38 @@ static void append_conv_problem(appender_t *a,
            (long long)conv_padL(pd));
 }
 
+static void append_dims(appender_t *a, const tsr_memory_desc_t *md) {
+    for (int d = 0; d < md->ndims; d++)
+        append(a, "%s%lld", d ? "x" : "", (long long)md->dims[d]);
+}
+
+/* benchdnn's ip descriptor: mbXicX[idX][ihX]iwXocX (spatial when any). */
+static void append_ip_problem(appender_t *a,
+                              const struct tsr_primitive_desc *pd) {
+    static const char *const spatial[] = {"id", "ih", "iw"};
+    const tsr_memory_desc_t *src = &pd->op.ip.src_desc;
+    append(a, "mb%lldic%lld", (long long)ip_MB(pd), (long long)ip_IC(pd));
+    for (int d = 2; d < src->ndims; d++)
+        append(a, "%s%lld", spatial[3 - (src->ndims - 2) + d - 2],
+               (long long)src->dims[d]);
+    append(a, "oc%lld", (long long)ip_OC(pd));
+}
+
+static tsr_prop_kind_t op_prop_kind(const struct tsr_primitive_desc *pd) {
+    switch (pd->op.kind) {
+    case tsr_convolution:
+        return pd->op.conv.prop_kind;
+    case tsr_inner_product:
+        return pd->op.ip.prop_kind;
+    default:
+        return tsr_prop_kind_undef;
+    }
+}
+
 void tsr_verbose_fill_info(struct tsr_primitive_desc *pd) {
     appender_t a = {pd->info, sizeof(pd->info), 0};
     pd->info[0] = '\0';
-    const int is_conv = pd->op.kind == tsr_convolution;
-    append(&a, "%s,", is_conv ? prop_kind2str(pd->op.conv.prop_kind) : "undef");
+    append(&a, "%s,", prop_kind2str(op_prop_kind(pd)));
 
     char part[sizeof(pd->info)];
     appender_t p = {part, sizeof(part), 0};
@@ -294,17 +344,31 @@ void tsr_verbose_fill_info(struct tsr_primitive_desc *pd) {
     append_attrs(&p, &pd->attr);
     append(&a, "%s,", part);
 
-    if (is_conv) {
-        const char *alg = pd->op.conv.alg_kind == tsr_convolution_auto
-                                  ? "convolution_auto"
-                                  : "convolution_direct";
-        append(&a, "alg:%s,", alg);
+    switch (pd->op.kind) {
+    case tsr_convolution:
+        append(&a, "alg:%s,",
+               pd->op.conv.alg_kind == tsr_convolution_auto
+                       ? "convolution_auto"
+                       : "convolution_direct");
         append_conv_problem(&a, pd);
-    } else {
+        break;
+    case tsr_inner_product:
         append(&a, ",");
-        const tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC];
-        for (int d = 0; d < src->ndims; d++)
-            append(&a, "%s%lld", d ? "x" : "", (long long)src->dims[d]);
+        append_ip_problem(&a, pd);
+        break;
+    case tsr_matmul:
+        /* src:weights:dst dims, as oneDNN prints matmul problems. */
+        append(&a, ",");
+        append_dims(&a, &pd->op.matmul.src_desc);
+        append(&a, ":");
+        append_dims(&a, &pd->op.matmul.weights_desc);
+        append(&a, ":");
+        append_dims(&a, &pd->op.matmul.dst_desc);
+        break;
+    default:
+        append(&a, ",");
+        append_dims(&a, &pd->md[TSR_MD_SRC]);
+        break;
     }
 }
 

@@ -1,0 +1,61 @@
+/* Inner product operation descriptors: shape validation. */
+#include <string.h>
+
+#include "inner_product_pd.h"
+
+tsr_status_t tsr_ip_desc_validate(const tsr_inner_product_desc_t *desc) {
+    if (desc->primitive_kind != tsr_inner_product)
+        return tsr_invalid_arguments;
+    switch (desc->prop_kind) {
+    case tsr_forward_training:
+    case tsr_forward_inference:
+        break;
+    case tsr_backward_data:
+    case tsr_backward_weights:
+    case tsr_backward_bias:
+        return tsr_unimplemented;
+    default:
+        return tsr_invalid_arguments;
+    }
+    const tsr_memory_desc_t *src = &desc->src_desc, *wei = &desc->weights_desc,
+                            *dst = &desc->dst_desc;
+    const int ndims = src->ndims;
+    if (ndims < 2 || ndims > 5 || !op_md_is_usable(src, ndims) ||
+        !op_md_is_usable(wei, ndims) || !op_md_is_usable(dst, 2))
+        return tsr_invalid_arguments;
+    if (src->dims[0] != dst->dims[0] || wei->dims[0] != dst->dims[1] ||
+        wei->dims[1] != src->dims[1])
+        return tsr_invalid_arguments;
+    for (int d = 2; d < ndims; d++)
+        if (wei->dims[d] != src->dims[d])
+            return tsr_invalid_arguments;
+    if (op_md_is_present(&desc->bias_desc) &&
+        (!op_md_is_usable(&desc->bias_desc, 1) ||
+         desc->bias_desc.dims[0] != dst->dims[1]))
+        return tsr_invalid_arguments;
+    return tsr_success;
+}
+
+tsr_status_t tsr_inner_product_forward_desc_init(
+        tsr_inner_product_desc_t *ip_desc, tsr_prop_kind_t prop_kind,
+        const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *bias_desc, const tsr_memory_desc_t *dst_desc) {
+    if (!ip_desc || !src_desc || !weights_desc || !dst_desc)
+        return tsr_invalid_arguments;
+    tsr_inner_product_desc_t d;
+    memset(&d, 0, sizeof(d));
+    d.primitive_kind = tsr_inner_product;
+    d.prop_kind = prop_kind;
+    d.src_desc = *src_desc;
+    d.weights_desc = *weights_desc;
+    if (bias_desc)
+        d.bias_desc = *bias_desc;
+    d.dst_desc = *dst_desc;
+    d.accum_data_type = op_accum_data_type(src_desc->data_type);
+    tsr_status_t st = tsr_ip_desc_validate(&d);
+    if (st != tsr_success)
+        return st;
+    *ip_desc = d;
+    return tsr_success;
+}

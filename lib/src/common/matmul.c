@@ -1,0 +1,57 @@
+/* Matmul operation descriptors: shape validation with batch broadcast. */
+#include <string.h>
+
+#include "matmul_pd.h"
+
+tsr_status_t tsr_matmul_desc_validate(const tsr_matmul_desc_t *desc) {
+    if (desc->primitive_kind != tsr_matmul)
+        return tsr_invalid_arguments;
+    const tsr_memory_desc_t *src = &desc->src_desc, *wei = &desc->weights_desc,
+                            *dst = &desc->dst_desc;
+    const int nd = dst->ndims;
+    if (nd < 2 || nd > 6 || !op_md_is_usable(src, nd) ||
+        !op_md_is_usable(wei, nd) || !op_md_is_usable(dst, nd))
+        return tsr_invalid_arguments;
+    const tsr_dim_t M = dst->dims[nd - 2], N = dst->dims[nd - 1];
+    const tsr_dim_t K = src->dims[nd - 1];
+    if (src->dims[nd - 2] != M || wei->dims[nd - 2] != K ||
+        wei->dims[nd - 1] != N)
+        return tsr_invalid_arguments;
+    for (int d = 0; d < nd - 2; d++) {
+        const tsr_dim_t s = src->dims[d], w = wei->dims[d], o = dst->dims[d];
+        if ((s != o && s != 1) || (w != o && w != 1) || o != (s > w ? s : w))
+            return tsr_invalid_arguments;
+    }
+    if (op_md_is_present(&desc->bias_desc)) {
+        const tsr_memory_desc_t *bia = &desc->bias_desc;
+        if (!op_md_is_usable(bia, nd))
+            return tsr_invalid_arguments;
+        for (int d = 0; d < nd; d++)
+            if (bia->dims[d] != dst->dims[d] && bia->dims[d] != 1)
+                return tsr_invalid_arguments;
+    }
+    return tsr_success;
+}
+
+tsr_status_t tsr_matmul_desc_init(tsr_matmul_desc_t *matmul_desc,
+                                  const tsr_memory_desc_t *src_desc,
+                                  const tsr_memory_desc_t *weights_desc,
+                                  const tsr_memory_desc_t *bias_desc,
+                                  const tsr_memory_desc_t *dst_desc) {
+    if (!matmul_desc || !src_desc || !weights_desc || !dst_desc)
+        return tsr_invalid_arguments;
+    tsr_matmul_desc_t d;
+    memset(&d, 0, sizeof(d));
+    d.primitive_kind = tsr_matmul;
+    d.src_desc = *src_desc;
+    d.weights_desc = *weights_desc;
+    if (bias_desc)
+        d.bias_desc = *bias_desc;
+    d.dst_desc = *dst_desc;
+    d.accum_data_type = op_accum_data_type(src_desc->data_type);
+    tsr_status_t st = tsr_matmul_desc_validate(&d);
+    if (st != tsr_success)
+        return st;
+    *matmul_desc = d;
+    return tsr_success;
+}

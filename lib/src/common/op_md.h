@@ -1,0 +1,56 @@
+/* Checks on the memory descriptors an operation descriptor holds, shared by
+ * the inner product and matmul descriptor validation. */
+#ifndef TSR_COMMON_OP_MD_H
+#define TSR_COMMON_OP_MD_H
+
+#include "tessera.h"
+
+/* A descriptor of rank `ndims` with a library data type, positive dims and
+ * a layout that is either given (blocked) or left to the primitive (any). */
+static inline int op_md_is_usable(const tsr_memory_desc_t *md, int ndims) {
+    if (md->ndims != ndims || md->data_type < tsr_f16 || md->data_type > tsr_u8)
+        return 0;
+    if (md->format_kind != tsr_format_kind_any &&
+        md->format_kind != tsr_format_kind_blocked)
+        return 0;
+    for (int d = 0; d < ndims; d++)
+        if (md->dims[d] <= 0)
+            return 0;
+    return 1;
+}
+
+/* A bias descriptor is present when it was set at all. */
+static inline int op_md_is_present(const tsr_memory_desc_t *md) {
+    return md->format_kind != tsr_format_kind_undef && md->ndims != 0;
+}
+
+/* Accumulator type: s32 for 8-bit integer sources, f32 otherwise. */
+static inline tsr_data_type_t op_accum_data_type(tsr_data_type_t src) {
+    return (src == tsr_u8 || src == tsr_s8) ? tsr_s32 : tsr_f32;
+}
+
+static inline int op_dt_is_int8(tsr_data_type_t dt) {
+    return dt == tsr_u8 || dt == tsr_s8;
+}
+static inline int op_dt_is_float(tsr_data_type_t dt) {
+    return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
+}
+
+/* The data type combinations of benchdnn's configurations: floating
+ * src/weights with floating or 8-bit dst, or u8/s8 src with s8 weights and
+ * any dst; bias floating, or (8-bit src) also s32/s8/u8. `bia` is
+ * tsr_f32 when there is no bias. */
+static inline int op_data_types_ok(tsr_data_type_t src, tsr_data_type_t wei,
+                                   tsr_data_type_t bia, tsr_data_type_t dst) {
+    if (op_dt_is_int8(src))
+        return wei == tsr_s8 &&
+               (dst == tsr_s32 || op_dt_is_int8(dst) || op_dt_is_float(dst)) &&
+               (bia == tsr_s32 || op_dt_is_int8(bia) || op_dt_is_float(bia));
+    if (op_dt_is_float(src))
+        return op_dt_is_float(wei) &&
+               (op_dt_is_float(dst) || op_dt_is_int8(dst)) &&
+               op_dt_is_float(bia);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,208 @@
+/* Batched f32 GEMM with the fused epilogue (see gemm_batched_f32.h). */
+#include <omp.h>
+#include <string.h>
+
+#include "common/attr.h"
+#include "common/memory_desc.h"
+#include "cpu/gemm/gemm_f32.h"
+#include "cpu/matmul/gemm_batched_f32.h"
+
+int gemm_matrix_view(int64_t rows, int64_t cols, int64_t stride_r,
+                     int64_t stride_c, int *trans, int64_t *ld) {
+    /* Strides of a dim of size 1 never matter. */
+    if (cols == 1)
+        stride_c = 1;
+    if (rows == 1)
+        stride_r = cols;
+    if (stride_c == 1 && stride_r >= cols) {
+        *trans = 0;
+        *ld = stride_r;
+        return 1;
+    }
+    if (rows == 1 || cols == 1) {
+        /* A vector with non-unit stride: read it as the other shape. */
+        stride_r = rows == 1 ? 1 : stride_r;
+        stride_c = cols == 1 ? rows : stride_c;
+    }
+    if (stride_r == 1 && stride_c >= rows) {
+        *trans = 1;
+        *ld = stride_c;
+        return 1;
+    }
+    return 0;
+}
+
+/* A plain descriptor: no inner blocks. */
+static int md_is_plain(const tsr_memory_desc_t *md) {
+    return md->format_kind == tsr_format_kind_blocked &&
+           md->blocking.inner_nblks == 0;
+}
+
+/* f32 bias of N values dense along N and 1 elsewhere: what the GEMM can
+ * add itself. */
+static int bias_is_gemm_friendly(const tsr_memory_desc_t *bia, int64_t N) {
+    if (!md_is_plain(bia) || bia->data_type != tsr_f32)
+        return 0;
+    const int nd = bia->ndims;
+    for (int d = 0; d < nd - 1; d++)
+        if (bia->dims[d] != 1)
+            return 0;
+    return bia->dims[nd - 1] == N &&
+           (N == 1 || bia->blocking.strides[nd - 1] == 1);
+}
+
+void gemm_batched_plan_finish(gemm_batched_plan_t *plan,
+                              struct tsr_primitive_desc *pd,
+                              const tsr_epilogue_t *ep) {
+    const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
+    const tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS];
+    const int nd = dst->ndims;
+    const int with_bias = !md_is_zero(bia);
+    const int default_attr = tsr_attr_has_default_values(&pd->attr);
+
+    plan->c_is_dst =
+            dst->data_type == tsr_f32 && md_is_plain(dst) &&
+            (plan->N == 1 || dst->blocking.strides[nd - 1] == 1) &&
+            (plan->M == 1 || dst->blocking.strides[nd - 2] >= plan->N) &&
+            !tsr_epilogue_reads_dst(ep);
+    plan->ldc = plan->c_is_dst && plan->M > 1 ? dst->blocking.strides[nd - 2]
+                                              : plan->N;
+    /* The epilogue applies the bias itself, in its place among the
+     * attributes; the GEMM adds it only when nothing else is left to do. */
+    plan->with_epilogue = !plan->c_is_dst || !default_attr ||
+                          (with_bias && !bias_is_gemm_friendly(bia, plan->N));
+    plan->gemm_bias = with_bias && !plan->with_epilogue;
+
+    plan->nthr = tsr_get_max_threads();
+    plan->batch_parallel = plan->batch >= plan->nthr && plan->nthr > 1;
+    plan->thr_gemm_scratch =
+            tsr_gemm_f32_scratch_size(plan->M, plan->N, plan->K, 1);
+    plan->c_buf_bytes =
+            plan->c_is_dst ? 0
+                           : (size_t)plan->M * (size_t)plan->N * sizeof(float);
+    /* Slices start 64-byte aligned. */
+    plan->thr_gemm_scratch = (plan->thr_gemm_scratch + 63) / 64 * 64;
+    plan->c_buf_bytes = (plan->c_buf_bytes + 63) / 64 * 64;
+    pd->scratchpad_size =
+            (size_t)plan->nthr * (plan->thr_gemm_scratch + plan->c_buf_bytes);
+}
+
+/* What the GEMM's epilogue callback needs for one GEMM. */
+typedef struct {
+    const gemm_batched_plan_t *plan;
+    const tsr_epilogue_t *ep;
+    const tsr_epilogue_rt_t *rt;
+    const tsr_memory_desc_t *dst_md;
+    void *dst;
+    tsr_dim_t pos[TSR_MAX_NDIMS]; /* batch coordinates; rows, cols set per
+                                     row */
+} tile_ctx_t;
+
+static void epilogue_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
+                          int64_t n0, int64_t m, int64_t n) {
+    const tile_ctx_t *t = ctx;
+    const int nd = t->dst_md->ndims;
+    const int64_t stride = t->dst_md->blocking.strides[nd - 1];
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    memcpy(pos, t->pos, sizeof(pos));
+    for (int64_t i = 0; i < m; i++) {
+        pos[nd - 2] = m0 + i;
+        pos[nd - 1] = n0;
+        tsr_epilogue_apply_row(t->ep, t->rt, c + i * ldc, n, pos, nd - 1,
+                               t->dst, md_off_v(t->dst_md, pos), stride);
+    }
+}
+
+/* Runs GEMM number `b` (dense index over the dst batch dims). */
+static tsr_status_t
+run_one(const gemm_batched_plan_t *plan, const struct tsr_primitive_desc *pd,
+        const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt, const float *src,
+        const float *wei, const float *bias, void *dst, int64_t b,
+        void *gemm_scratch, size_t gemm_scratch_size, float *c_buf, int team) {
+    const tsr_memory_desc_t *dst_md = &pd->md[TSR_MD_DST];
+    tile_ctx_t t = {plan, ep, rt, dst_md, dst, {0}};
+    int64_t a_off = plan->a_off0, b_off = plan->b_off0, rest = b;
+    for (int d = plan->nbatch_dims - 1; d >= 0; d--) {
+        const int64_t i = rest % plan->batch_dims[d];
+        rest /= plan->batch_dims[d];
+        t.pos[d] = i;
+        a_off += i * plan->a_bstep[d];
+        b_off += i * plan->b_bstep[d];
+    }
+    float *c = c_buf;
+    if (plan->c_is_dst) {
+        t.pos[dst_md->ndims - 2] = t.pos[dst_md->ndims - 1] = 0;
+        c = (float *)dst + md_off_v(dst_md, t.pos);
+    }
+    tsr_gemm_f32_args_t g;
+    memset(&g, 0, sizeof(g));
+    g.transa = plan->transa;
+    g.transb = plan->transb;
+    g.M = plan->M;
+    g.N = plan->N;
+    g.K = plan->K;
+    g.alpha = 1.f;
+    g.A = src + a_off;
+    g.lda = plan->lda;
+    g.B = wei + b_off;
+    g.ldb = plan->ldb;
+    g.beta = 0.f;
+    g.C = c;
+    g.ldc = plan->ldc;
+    if (plan->gemm_bias) {
+        g.bias_kind = tsr_gemm_bias_per_col;
+        g.bias = bias + pd->md[TSR_MD_BIAS].offset0;
+    }
+    if (plan->with_epilogue) {
+        g.epilogue = epilogue_tile;
+        g.epilogue_ctx = &t;
+    }
+    g.scratch = gemm_scratch;
+    g.scratch_size = gemm_scratch_size;
+    g.team_nthr = team;
+    g.team_ithr = 0;
+    return tsr_gemm_f32(&g);
+}
+
+tsr_status_t gemm_batched_execute(const gemm_batched_plan_t *plan,
+                                  const struct tsr_primitive_desc *pd,
+                                  const tsr_epilogue_t *ep,
+                                  const tsr_exec_ctx_t *ctx) {
+    tsr_epilogue_rt_t rt;
+    tsr_epilogue_resolve(ep, ctx, &rt);
+    const float *src = tsr_ctx_data(ctx, TSR_ARG_SRC);
+    const float *wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
+    const float *bias = tsr_ctx_data(ctx, TSR_ARG_BIAS);
+    void *dst = tsr_ctx_data(ctx, TSR_ARG_DST);
+    char *scratch = ctx->scratchpad;
+    const size_t thr_bytes = plan->thr_gemm_scratch + plan->c_buf_bytes;
+    tsr_status_t status = tsr_success;
+    if (plan->batch_parallel) {
+        /* One whole GEMM per thread, each with its own scratch slice. */
+#pragma omp parallel num_threads(plan->nthr)
+        {
+            const int ithr = omp_get_thread_num();
+            char *mine = scratch + (size_t)ithr * thr_bytes;
+            float *c_buf = (float *)(mine + plan->thr_gemm_scratch);
+#pragma omp for schedule(static)
+            for (int64_t b = 0; b < plan->batch; b++) {
+                tsr_status_t st =
+                        run_one(plan, pd, ep, &rt, src, wei, bias, dst, b, mine,
+                                plan->thr_gemm_scratch, c_buf, 1);
+                if (st != tsr_success) {
+#pragma omp critical
+                    status = st;
+                }
+            }
+        }
+        return status;
+    }
+    /* The GEMM packs into nthr slices at the front of the scratchpad; C
+     * lives after all of them. */
+    const size_t gemm_bytes = (size_t)plan->nthr * plan->thr_gemm_scratch;
+    float *c_buf = (float *)(scratch + gemm_bytes);
+    for (int64_t b = 0; b < plan->batch && status == tsr_success; b++)
+        status = run_one(plan, pd, ep, &rt, src, wei, bias, dst, b, scratch,
+                         gemm_bytes, c_buf, 0);
+    return status;
+}

@@ -1,0 +1,63 @@
+/* A batch of f32 GEMMs sharing one shape, with the fused epilogue: the
+ * engine under "gemm:f32" of both matmul and inner product (an inner
+ * product is one GEMM: MB x K times K x OC).
+ *
+ * Each GEMM computes the dst matrix (b.., 0..M-1, 0..N-1) of a dst whose
+ * last dim is the channel; rows of the GEMM are the dst's second-to-last
+ * dim. The plan is made at pd init (it decides acceptance and the
+ * scratchpad) and used read-only at execution. */
+#ifndef TSR_CPU_MATMUL_GEMM_BATCHED_F32_H
+#define TSR_CPU_MATMUL_GEMM_BATCHED_F32_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/primitive.h"
+#include "cpu/common/epilogue_f32.h"
+
+/* How a GEMM reads an operand of `rows` x `cols` whose element (i, j) is at
+ * i * stride_r + j * stride_c: as stored (trans 0, leading dim ld) or
+ * transposed. Returns 0 when neither form describes it. */
+int gemm_matrix_view(int64_t rows, int64_t cols, int64_t stride_r,
+                     int64_t stride_c, int *trans, int64_t *ld);
+
+typedef struct {
+    int64_t M, N, K;
+    int transa, transb;
+    int64_t lda, ldb;
+    /* Batch: dst batch dims and each operand's element step per batch
+     * index (0 where it broadcasts). nbatch_dims is dst ndims - 2. */
+    int nbatch_dims;
+    int64_t batch, batch_dims[TSR_MAX_NDIMS];
+    int64_t a_bstep[TSR_MAX_NDIMS], b_bstep[TSR_MAX_NDIMS];
+    int64_t a_off0, b_off0; /* element offsets of the operands' origin */
+    /* C is dst itself (f32, unit stride along N, no old values read), with
+     * leading dim ldc; otherwise C is a scratch matrix and the epilogue
+     * stores into dst. */
+    int c_is_dst;
+    int64_t ldc;
+    /* Bias fused by the GEMM itself (f32, dense along N, no other
+     * attribute); otherwise the epilogue applies it. */
+    int gemm_bias;
+    int with_epilogue;
+    int nthr;
+    size_t thr_gemm_scratch, c_buf_bytes;
+    /* GEMMs run one per thread (batch >= threads) or one after another,
+     * each over all threads. */
+    int batch_parallel;
+} gemm_batched_plan_t;
+
+/* Fills the plan from pd->md[] (all resolved) once the caller has set M, N,
+ * K, the operand views and batch steps; decides C, bias and epilogue and
+ * books pd->scratchpad_size. `ep` is the initialized epilogue. */
+void gemm_batched_plan_finish(gemm_batched_plan_t *plan,
+                              struct tsr_primitive_desc *pd,
+                              const tsr_epilogue_t *ep);
+
+/* Runs every GEMM of the plan on the arguments in ctx. */
+tsr_status_t gemm_batched_execute(const gemm_batched_plan_t *plan,
+                                  const struct tsr_primitive_desc *pd,
+                                  const tsr_epilogue_t *ep,
+                                  const tsr_exec_ctx_t *ctx);
+
+#endif
