@@ -9,17 +9,21 @@
 #include "common/dnn_mem.h"
 #include "common/parser.h"
 #include "conv/conv.h"
+#include "ip/ip.h"
+#include "matmul/matmul.h"
 
 static const bench_driver_t drivers[] = {
         {"conv", conv_bench},
+        {"ip", ip_bench},
+        {"matmul", matmul_bench},
 };
 
 /* oneDNN drivers Tessera does not have: named in a clearer message. */
 static const char *const onednn_only_drivers[] = {
-        "binary", "bnorm",   "brgemm",    "concat",  "deconv",     "eltwise",
-        "gnorm",  "graph",   "ip",        "lnorm",   "lrn",        "matmul",
-        "pool",   "prelu",   "reduction", "reorder", "resampling", "rnn",
-        "self",   "shuffle", "softmax",   "sum",     "zeropad"};
+        "binary",    "bnorm",   "brgemm",     "concat", "deconv", "eltwise",
+        "gnorm",     "graph",   "lnorm",      "lrn",    "pool",   "prelu",
+        "reduction", "reorder", "resampling", "rnn",    "self",   "shuffle",
+        "softmax",   "sum",     "zeropad"};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -46,7 +50,9 @@ static void print_usage(FILE *f) {
             "  --perf-template=def|csv|TEMPLATE  performance line format\n"
             "  --canonical[=BOOL] --mem-check[=BOOL] "
             "--cold-cache=none|wei|all\n"
-            "  --summary=[no-]failures --engine=cpu\n"
+            "  --summary=[no-]failures --engine=cpu --allow-unimpl\n"
+            "  --lib=tessera|onednn|both  library per problem (both: side "
+            "by side)\n"
             "Exit status: 0 passed, 1 a problem failed, 2 usage error.\n");
 }
 
@@ -91,13 +97,15 @@ int main(int argc, char **argv) {
             continue;
         if (is_onednn_only_driver(argv[i]))
             bench_usage_error("unknown driver '%s': Tessera's benchdnn has "
-                              "--conv only",
+                              "--conv, --ip and --matmul only",
                               argv[i]);
         bench_usage_error("unknown driver or option '%s' (see --help)",
                           argv[i]);
     }
     if (!driver)
-        bench_usage_error("no driver given (expected --conv, see --help)");
+        bench_usage_error(
+                "no driver given (expected --conv, --ip or --matmul, see "
+                "--help)");
     for (int j = i; j < argc; j++) {
         if (is_help(argv[j])) {
             print_usage(stdout);

@@ -16,8 +16,8 @@ benchdnn_cli_test(help_after_driver 0 "Usage: benchdnn" --conv --help)
 benchdnn_cli_test(no_arguments 2 "Usage: benchdnn")
 benchdnn_cli_test(unknown_driver 2 "ERROR: unknown driver or option '--frobnicate'"
   --frobnicate)
-benchdnn_cli_test(onednn_only_driver 2 "ERROR: unknown driver '--matmul'"
-  --matmul 2x2:2x2)
+benchdnn_cli_test(onednn_only_driver 2 "ERROR: unknown driver '--softmax'"
+  --softmax 2x2)
 benchdnn_cli_test(no_driver 2 "ERROR: no driver given" --mode=L)
 benchdnn_cli_test(unknown_option 2 "ERROR: unknown option '--no-such-option'"
   --conv --no-such-option)

@@ -1,0 +1,91 @@
+/* Driver options as multiplied comma lists (see opt_lists.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt_lists.h"
+#include "parser.h"
+
+static void set_defaults(opt_lists_t *l) {
+    for (int k = 0; k < l->ndefs; k++) {
+        l->n[k] = 1;
+        strncpy(l->values[k][0], l->defs[k].dflt, OPT_VALUE_LEN - 1);
+        l->values[k][0][OPT_VALUE_LEN - 1] = '\0';
+    }
+}
+
+void opt_lists_init(opt_lists_t *lists, const opt_def_t *defs, int ndefs) {
+    memset(lists, 0, sizeof(*lists));
+    lists->defs = defs;
+    lists->ndefs = ndefs < OPT_MAX ? ndefs : OPT_MAX;
+    set_defaults(lists);
+}
+
+void opt_lists_reset(opt_lists_t *lists) {
+    attr_lists_reset(&lists->attr);
+    set_defaults(lists);
+}
+
+/* The option `tok` sets, with its value; -1 when none. */
+static int find_option(const opt_lists_t *l, const char *tok,
+                       const char **value) {
+    for (int k = 0; k < l->ndefs; k++) {
+        *value = parse_option_value(tok, l->defs[k].name);
+        if (!*value && l->defs[k].alias)
+            *value = parse_option_value(tok, l->defs[k].alias);
+        if (*value)
+            return k;
+    }
+    return -1;
+}
+
+int opt_lists_parse_try(opt_lists_t *lists, const char *tok, char *err) {
+    int rc = attr_lists_try_parse(&lists->attr, tok, err);
+    if (rc != 0)
+        return rc;
+    const char *value;
+    const int k = find_option(lists, tok, &value);
+    if (k < 0)
+        return 0;
+    const opt_def_t *def = &lists->defs[k];
+    char items[BENCH_MAX_LIST][OPT_VALUE_LEN];
+    int n = 0;
+    for (const char *p = value;; n++) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= OPT_VALUE_LEN || n == BENCH_MAX_LIST) {
+            bench_set_err(err,
+                          len == 0 ? "--%s: empty item in '%s'"
+                                   : "--%s: bad value list '%s'",
+                          def->name, value);
+            return -1;
+        }
+        memcpy(items[n], p, len);
+        items[n][len] = '\0';
+        if (def->validate && def->validate(def->name, items[n], err) != 0)
+            return -1;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    lists->n[k] = n + 1;
+    memcpy(lists->values[k], items, sizeof(items[0]) * (size_t)(n + 1));
+    return 1;
+}
+
+int opt_lists_count(const opt_lists_t *lists) {
+    int count = attr_lists_count(&lists->attr);
+    for (int k = 0; k < lists->ndefs; k++)
+        count *= lists->n[k];
+    return count;
+}
+
+void opt_lists_get(const opt_lists_t *lists, int i, const char *values[OPT_MAX],
+                   bench_attr_t *attr) {
+    const int n_attr = attr_lists_count(&lists->attr);
+    attr_lists_get(&lists->attr, i % n_attr, attr);
+    i /= n_attr;
+    for (int k = lists->ndefs - 1; k >= 0; k--) {
+        values[k] = lists->values[k][i % lists->n[k]];
+        i /= lists->n[k];
+    }
+}

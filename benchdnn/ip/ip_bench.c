@@ -1,0 +1,223 @@
+/* The inner product driver: options, problems, the repro line, and the
+ * loop. Lists multiply in the order of the option table, the later option
+ * varying faster, the --attr-* lists fastest. The run itself is the shared
+ * src x weights task (matmul/mm_task.h) with the library's inner product. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/bench_lib.h"
+#include "common/parser.h"
+#include "ip/ip.h"
+
+static const char *const dir_names[] = {"FWD_B", "FWD_D", "FWD_I",
+                                        "BWD_D", "BWD_W", "BWD_WB"};
+#define N_DIRS ((int)(sizeof(dir_names) / sizeof(dir_names[0])))
+
+static int str2dir(const char *s) {
+    for (int i = 0; i < N_DIRS; i++)
+        if (strcasecmp(s, dir_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int validate_dir(const char *option, const char *value, char *err) {
+    if (str2dir(value) >= 0)
+        return 0;
+    bench_set_err(err, "--%s: unknown direction '%s'", option, value);
+    return -1;
+}
+
+static int validate_mb(const char *option, const char *value, char *err) {
+    int64_t mb;
+    if (parse_int_try(value, &mb) == 0 && mb >= 0)
+        return 0;
+    bench_set_err(err, "--%s: '%s' is not a non-negative integer", option,
+                  value);
+    return -1;
+}
+
+enum {
+    OPT_DIR = 0,
+    OPT_DT,
+    OPT_STAG,
+    OPT_WTAG,
+    OPT_DTAG,
+    OPT_FPMATH,
+    OPT_MB,
+    OPT_COUNT
+};
+
+/* Defaults as oneDNN's ip driver has them. */
+static const opt_def_t options[OPT_COUNT] = {
+        {"dir", NULL, "FWD_B", validate_dir},
+        {"dt", "cfg", "f32", mm_validate_dt},
+        {"stag", NULL, "any", mm_validate_tag},
+        {"wtag", NULL, "any", mm_validate_tag},
+        {"dtag", NULL, "any", mm_validate_tag},
+        {"attr-fpmath", NULL, "strict", mm_validate_fpmath},
+        {"mb", NULL, "0", validate_mb},
+};
+
+static void make_prb(const ip_desc_t *desc, const char *const *v,
+                     const bench_attr_t *attr, ip_prb_t *p) {
+    memset(p, 0, sizeof(*p));
+    p->desc = *desc;
+    int64_t mb = 0;
+    parse_int_try(v[OPT_MB], &mb);
+    if (mb > 0)
+        p->desc.mb = mb;
+    p->dir = (ip_dir_t)str2dir(v[OPT_DIR]);
+    mm_dt_cfg_parse_try(v[OPT_DT], &p->cfg, NULL);
+    for (int t = 0; t < 3; t++)
+        snprintf(p->tag[t], OPT_VALUE_LEN, "%s", v[OPT_STAG + t]);
+    snprintf(p->fpmath, OPT_VALUE_LEN, "%s", v[OPT_FPMATH]);
+    p->attr = *attr;
+}
+
+void ip_prb_repro(const ip_prb_t *p, int canonical, char *buf, size_t len) {
+    conv_line_t l = {buf, len, 0};
+    if (len > 0)
+        buf[0] = '\0';
+    conv_appendf(&l, "--ip");
+    if (canonical || p->dir != IP_FWD_B)
+        conv_appendf(&l, " --dir=%s", dir_names[p->dir]);
+    if (canonical || !conv_dt_cfg_is_default(&p->cfg))
+        conv_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt", p->cfg.text);
+    static const char *const tag_opts[3] = {"stag", "wtag", "dtag"};
+    for (int t = 0; t < 3; t++)
+        if (canonical || strcmp(p->tag[t], "any") != 0)
+            conv_appendf(&l, " --%s=%s", tag_opts[t], p->tag[t]);
+    if (canonical || strcmp(p->fpmath, "strict") != 0)
+        conv_appendf(&l, " --attr-fpmath=%s", p->fpmath);
+    char attr[1024] = "";
+    attr_to_repro(&p->attr, canonical, attr, sizeof(attr));
+    conv_appendf(&l, "%s", attr);
+    char desc[512];
+    ip_desc_print(&p->desc, canonical, desc, sizeof(desc));
+    conv_appendf(&l, " %s", desc);
+}
+
+static int is_float(tsr_data_type_t dt) {
+    return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
+}
+
+static void run_problem(const ip_prb_t *p, const char *repro, res_t *res) {
+    const ip_desc_t *d = &p->desc;
+    if (p->dir != IP_FWD_B && p->dir != IP_FWD_D && p->dir != IP_FWD_I) {
+        res->state = STATE_UNIMPLEMENTED;
+        snprintf(res->reason, sizeof(res->reason),
+                 "%s: the library has forward inner product only",
+                 dir_names[p->dir]);
+        return;
+    }
+    mm_task_t t;
+    memset(&t, 0, sizeof(t));
+    t.is_ip = 1;
+    t.ip_prop =
+            p->dir == IP_FWD_I ? tsr_forward_inference : tsr_forward_training;
+    const int64_t spatial[3] = {d->id, d->ih, d->iw};
+    const int nsp = d->ndims - 2;
+    t.src_ndims = t.wei_ndims = d->ndims;
+    t.dst_ndims = 2;
+    t.src_dims[0] = d->mb;
+    t.src_dims[1] = t.wei_dims[1] = d->ic;
+    t.wei_dims[0] = d->oc;
+    t.K = d->ic;
+    for (int i = 0; i < nsp; i++) {
+        t.src_dims[2 + i] = t.wei_dims[2 + i] = spatial[3 - nsp + i];
+        t.K *= spatial[3 - nsp + i];
+    }
+    t.dst_dims[0] = d->mb;
+    t.dst_dims[1] = d->oc;
+    t.with_bias = p->dir == IP_FWD_B;
+    t.bia_dims[0] = 1;
+    t.bia_dims[1] = d->oc;
+    t.cfg = p->cfg;
+    t.bia_dt = is_float(p->cfg.dst) ? p->cfg.dst : tsr_f32;
+    for (int i = 0; i < 3; i++)
+        t.tag[i] = p->tag[i];
+    t.attr = &p->attr;
+    t.wei_oc_mask = 1;
+    t.M = d->mb;
+    t.N = d->oc;
+    t.batch = 1;
+    char desc[512], tags_text[3 * OPT_VALUE_LEN + 3];
+    ip_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
+    snprintf(tags_text, sizeof(tags_text), "%s:%s:%s", p->tag[0], p->tag[1],
+             p->tag[2]);
+    t.name = d->name;
+    t.desc = desc;
+    t.dir = dir_names[p->dir];
+    t.tags_text = tags_text;
+    t.mb = d->mb;
+    mm_task_run(&t, repro, res);
+}
+
+static void run_on_lib(void *prb, bench_lib_t lib, const char *repro,
+                       res_t *res) {
+    if (lib != BENCH_LIB_TESSERA) {
+        res->state = STATE_UNIMPLEMENTED;
+        snprintf(res->reason, sizeof(res->reason),
+                 "the ip driver runs Tessera only");
+        return;
+    }
+    run_problem(prb, repro, res);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The loop */
+
+static int loop_parse_option(void *state, const char *tok) {
+    char err[BENCH_ERR_LEN];
+    int rc = opt_lists_parse_try(state, tok, err);
+    if (rc < 0)
+        bench_usage_error("%s", err);
+    return rc;
+}
+
+static void loop_reset(void *state) {
+    opt_lists_reset(state);
+}
+
+static void loop_run_descriptor(void *state, const char *text) {
+    const opt_lists_t *lists = state;
+    char err[BENCH_ERR_LEN];
+    ip_desc_t desc;
+    if (ip_desc_parse_try(text, &desc, err) != 0)
+        bench_usage_error("%s", err);
+    const int count = opt_lists_count(lists);
+    for (int i = 0; i < count; i++) {
+        const char *values[OPT_MAX];
+        bench_attr_t attr;
+        opt_lists_get(lists, i, values, &attr);
+        ip_prb_t p;
+        make_prb(&desc, values, &attr, &p);
+        char repro[2048];
+        ip_prb_repro(&p, bench_settings.canonical, repro, sizeof(repro));
+        const int idx = bench_next_index();
+        if (!bench_should_run(idx, repro))
+            continue;
+        bench_run_libs(idx, repro, run_on_lib, &p);
+    }
+}
+
+int ip_bench(int ntokens, char **tokens) {
+    opt_lists_t *lists = malloc(sizeof(*lists));
+    if (!lists)
+        bench_usage_error("out of memory");
+    opt_lists_init(lists, options, OPT_COUNT);
+    const bench_driver_loop_t loop = {
+            .state = lists,
+            .parse_option = loop_parse_option,
+            .reset = loop_reset,
+            .run_descriptor = loop_run_descriptor,
+    };
+    bench_driver_loop(ntokens, tokens, &loop);
+    opt_lists_reset(lists);
+    free(lists);
+    return 0;
+}

@@ -1,0 +1,94 @@
+/* A "dst = src x weights" problem as the library call and the reference
+ * see it, shared by the matmul and inner product drivers: each driver
+ * parses its own descriptor and options and builds an mm_task_t; this part
+ * creates the primitive, fills the memories, runs, checks against the
+ * harness' own reference and times.
+ *
+ * The product is batched over dst's leading dims (matmul) or a single
+ * MB x K by K x OC product (inner product, whose K runs over IC and the
+ * spatial dims, weights stored OC x K). Fill and comparison rules are the
+ * convolution driver's (conv_cfg.c) for the reduction length K: an inner
+ * product or matmul is, for those rules, a 1x1 convolution with IC = K. */
+#ifndef BENCHDNN_MATMUL_MM_TASK_H
+#define BENCHDNN_MATMUL_MM_TASK_H
+
+#include <stdint.h>
+
+#include "common/attr.h"
+#include "common/benchdnn.h"
+#include "conv/conv.h"
+#include "tessera.h"
+
+#define MM_MAX_NDIMS 6
+
+typedef struct {
+    int is_ip;               /* inner product (else matmul) */
+    tsr_prop_kind_t ip_prop; /* inner product only */
+    /* Logical dims. For the inner product dst is MB x OC and src/weights
+     * MB/OC x IC [x spatial]. */
+    int src_ndims, wei_ndims, dst_ndims;
+    int64_t src_dims[MM_MAX_NDIMS], wei_dims[MM_MAX_NDIMS],
+            dst_dims[MM_MAX_NDIMS];
+    /* Bias: with_bias, its dims in dst rank (1 where it broadcasts); the
+     * inner product passes the library a 1D (OC) bias. */
+    int with_bias;
+    int64_t bia_dims[MM_MAX_NDIMS];
+    conv_dt_cfg_t cfg;
+    tsr_data_type_t bia_dt;
+    /* Layout of each of src, weights, dst: a tag (meta-tags allowed) or,
+     * when has_strides is set, explicit element strides. */
+    const char *tag[3];
+    int has_strides[3];
+    int64_t strides[3][MM_MAX_NDIMS];
+    const bench_attr_t *attr;
+    /* The weights mask of per_oc scales and zero points. */
+    int wei_oc_mask;
+    int64_t M, N, K, batch;
+    /* Performance line fields. */
+    const char *name, *desc, *dir, *tags_text;
+    int64_t mb;
+} mm_task_t;
+
+enum { MM_SRC = 0, MM_WEI = 1, MM_DST = 2 };
+
+/* Option validators shared by the matmul and inner product drivers:
+ * --dt/--cfg values, data type names (--bia-dt) and layout tags (a tag
+ * valid for some rank, meta-tags such as abx included, or "any"). */
+int mm_validate_dt(const char *option, const char *value, char *err);
+int mm_validate_data_type(const char *option, const char *value, char *err);
+int mm_validate_tag(const char *option, const char *value, char *err);
+/* --attr-fpmath=MODE[:BOOL]: strict, bf16, f16, tf32 or any. The library
+ * always computes strictly (which every mode permits), so the value only
+ * travels to the repro line. */
+int mm_validate_fpmath(const char *option, const char *value, char *err);
+/* Parses a --dt (SRC:WEI:DST or one type) or v2.x --cfg value. */
+int mm_dt_cfg_parse_try(const char *value, conv_dt_cfg_t *cfg, char *err);
+
+/* The problem for the fill and comparison rules (see above). */
+void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p);
+
+/* 2 * batch * M * N * K. */
+double mm_task_ops(const mm_task_t *t);
+
+/* Creates, runs, checks and times the task per bench_settings.mode; the
+ * outcome lands in `res`. */
+void mm_task_run(const mm_task_t *t, const char *repro, res_t *res);
+
+/* The reference: dense logical f32 buffers in, dst (dense, rounded to the
+ * dst type) out. Scales and zero points are looked up by their masks over
+ * each argument's logical dims, values as attr_scale_value/attr_zp_value
+ * give them. */
+typedef struct {
+    const float *src, *wei, *bia, *dst_old;
+    float *const *bin_src1;
+    float *dst;
+} mm_ref_args_t;
+
+/* Returns 0, or -1 (dst then left unwritten) when out of memory. */
+int mm_ref(const mm_task_t *t, const mm_ref_args_t *args);
+
+/* Scale / zero-point masks over the argument's logical dims, the ones the
+ * library is given (attr_policy_mask with the task's weights mask). */
+int mm_task_q_mask(const mm_task_t *t, bench_policy_t policy, int qarg);
+
+#endif
