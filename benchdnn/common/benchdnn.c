@@ -38,6 +38,7 @@ void bench_settings_init(void) {
     bench_settings.summary = 1;
     bench_settings.shard_index = 0;
     bench_settings.shard_count = 1;
+    bench_settings.libs = BENCH_LIB_TESSERA;
     memset(&bench_stats, 0, sizeof(bench_stats));
     next_problem_index = 0;
 }

@@ -35,6 +35,14 @@ typedef enum {
 
 #define BENCHDNN_MAX_IMPL_NAMES 16
 
+/* --lib: the libraries that run each problem, as bits (both: Tessera, then
+ * oneDNN, each with its own result line; see common/bench_lib.h). */
+typedef enum {
+    BENCH_LIB_TESSERA = 1,
+    BENCH_LIB_ONEDNN = 2,
+    BENCH_LIB_BOTH = BENCH_LIB_TESSERA | BENCH_LIB_ONEDNN,
+} bench_lib_t;
+
 /* Settings of the common options; they persist across problems. --reset
  * does not touch them (it resets driver options only). */
 typedef struct {
@@ -57,6 +65,7 @@ typedef struct {
     int summary; /* print the summary block at the end (default on) */
     int shard_index, shard_count; /* --shard=I/N, 0/1 means all */
     int allow_unimpl; /* --allow-unimpl: UNIMPLEMENTED is not a failure */
+    int libs;         /* bench_lib_t bits; default BENCH_LIB_TESSERA */
 } bench_settings_t;
 
 extern bench_settings_t bench_settings;
@@ -79,11 +88,18 @@ typedef enum {
 
 const char *res_state2str(res_state_t s);
 
+/* Timed runs kept one by one (the first ones) for the %samples% perf
+ * field: enough for a rank test between runs, bounded so res_t stays
+ * small; min, average and max still cover every run. */
+#define BENCH_TIMER_MAX_SAMPLES 256
+
 /* Timing of one problem: min and average over the timed runs, in ms. */
 typedef struct {
     int times;
     double min_ms, avg_ms, max_ms, sum_ms;
     double ctime_ms; /* primitive creation time */
+    int n_samples;   /* min(times, BENCH_TIMER_MAX_SAMPLES) */
+    double samples_ms[BENCH_TIMER_MAX_SAMPLES];
 } bench_timer_t;
 
 typedef struct {

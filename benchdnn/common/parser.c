@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bench_lib.h"
 #include "benchdnn.h"
 #include "perf_report.h"
 
@@ -349,6 +350,8 @@ int parse_common_option_try(const char *tok, char *err) {
     }
     if ((v = parse_option_value(tok, "shard")))
         return parse_shard_try(v, err) ? -1 : 1;
+    if ((v = parse_option_value(tok, "lib")))
+        return bench_lib_parse_try(v, err) ? -1 : 1;
     if (is_ignored_onednn_option(tok))
         return 1;
     return 0;

@@ -10,7 +10,7 @@
 /* Common options: --mode, -vN/--verbose, --match, --skip-impl, --impl,
  * --start, --fix-times-per-prb, --max-ms-per-prb, --repeats-per-prb,
  * --perf-template, --canonical, --mem-check, --cold-cache, --summary,
- * --engine, --shard. Updates bench_settings. */
+ * --engine, --shard, --lib. Updates bench_settings. */
 int parse_common_option(const char *tok);
 /* The same, returning -1 with a message in `err` (BENCH_ERR_LEN bytes)
  * instead of exiting on a malformed value. */

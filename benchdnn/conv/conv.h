@@ -280,4 +280,21 @@ int conv_bench(int ntokens, char **tokens);
  * caller's); `repro` goes into performance lines. */
 void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res);
 
+/* What every library's run of a problem shares (conv_run.c): */
+/* Computes the reference into args->dst and compares `got` (dense f32 dst)
+ * with it, filling res. */
+void conv_check_against_ref(const conv_prb_t *p, const conv_ref_args_t *args,
+                            const float *got, res_t *res);
+/* --mode=B: the dst of two runs (dense f32) must agree bit for bit;
+ * FAILED when not, PASSED when res was EXECUTED. */
+void conv_compare_bitwise(const conv_prb_t *p, const float *first,
+                          const float *second_run, res_t *res);
+/* The performance line of `p` run by implementation `impl`, with the
+ * bytes its memories take. */
+void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
+                      double ibytes, double obytes, const bench_timer_t *t);
+/* dst coordinates of a dense index ("mb0,oc3,oh1,ow2"), for mismatch
+ * lines; `ctx` is the conv_prb_t. */
+void conv_dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len);
+
 #endif

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/bench_lib.h"
 #include "common/parser.h"
 #include "conv/conv.h"
+#include "onednn/onednn.h"
 
 /* Defaults, as oneDNN's conv driver has them. */
 static void settings_defaults(conv_settings_t *s) {
@@ -284,6 +286,15 @@ static void loop_reset(void *state) {
     settings_defaults(state);
 }
 
+/* One problem on one library (--lib). */
+static void run_on_lib(void *prb, bench_lib_t lib, const char *repro,
+                       res_t *res) {
+    if (lib == BENCH_LIB_ONEDNN)
+        conv_onednn_run_problem(prb, repro, res);
+    else
+        conv_run_problem(prb, repro, res);
+}
+
 static void loop_run_descriptor(void *state, const char *text) {
     const conv_settings_t *s = state;
     char err[BENCH_ERR_LEN];
@@ -299,13 +310,7 @@ static void loop_run_descriptor(void *state, const char *text) {
         const int idx = bench_next_index();
         if (!bench_should_run(idx, repro))
             continue;
-        res_t res;
-        memset(&res, 0, sizeof(res));
-        if (bench_settings.mode & MODE_LIST)
-            res.state = STATE_LISTED;
-        else
-            conv_run_problem(&p, repro, &res);
-        report_result(idx, &res, repro);
+        bench_run_libs(idx, repro, run_on_lib, &p);
     }
 }
 

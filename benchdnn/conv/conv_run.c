@@ -354,8 +354,7 @@ static int run_into(conv_run_t *r, float *out, res_t *res) {
     return 1;
 }
 
-/* dst coordinates of a dense index, for mismatch lines. */
-static void dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
+void conv_dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
     const conv_prb_t *p = ctx;
     const conv_desc_t *d = &p->desc;
     static const char *const names[] = {"od", "oh", "ow"};
@@ -373,6 +372,16 @@ static void dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
                           (long long)o[i]);
 }
 
+void conv_check_against_ref(const conv_prb_t *p, const conv_ref_args_t *args,
+                            const float *got, res_t *res) {
+    conv_ref_fwd(p, args);
+    compare_cfg_t cmp;
+    conv_compare_cfg(p, &cmp);
+    cmp.idx2str = conv_dst_idx2str;
+    cmp.idx_ctx = p;
+    compare_f32(args->dst, got, conv_dst_nelems(p), &cmp, res);
+}
+
 static void check_correctness(conv_run_t *r, res_t *res) {
     const conv_prb_t *p = r->p;
     if (!run_into(r, r->got_f, res))
@@ -385,48 +394,43 @@ static void check_correctness(conv_run_t *r, res_t *res) {
             .bin_src1 = r->bin_f,
             .dst = r->ref_f,
     };
-    conv_ref_fwd(p, &args);
-    compare_cfg_t cmp;
-    conv_compare_cfg(p, &cmp);
-    cmp.idx2str = dst_idx2str;
-    cmp.idx_ctx = p;
-    compare_f32(r->ref_f, r->got_f, conv_dst_nelems(p), &cmp, res);
+    conv_check_against_ref(p, &args, r->got_f, res);
 }
 
 /* Two runs must give the same bits (checked through f32: every dst type
  * converts to f32 exactly, NaN aside). */
 static void check_bitwise(conv_run_t *r, res_t *res) {
-    const conv_prb_t *p = r->p;
     if (!run_into(r, r->ref_f, res) || !run_into(r, r->got_f, res))
         return;
+    conv_compare_bitwise(r->p, r->ref_f, r->got_f, res);
+}
+
+void conv_compare_bitwise(const conv_prb_t *p, const float *first,
+                          const float *second_run, res_t *res) {
     compare_cfg_t cmp;
     memset(&cmp, 0, sizeof(cmp));
     cmp.dt = p->cfg.dst;
-    cmp.idx2str = dst_idx2str;
+    cmp.idx2str = conv_dst_idx2str;
     cmp.idx_ctx = p;
     cmp.zero_trust = 1.f; /* all zeros still reproduce bit for bit */
     res_t second = *res;
-    compare_f32(r->ref_f, r->got_f, conv_dst_nelems(p), &cmp, &second);
+    compare_f32(first, second_run, conv_dst_nelems(p), &cmp, &second);
     if (second.state == STATE_FAILED)
         *res = second;
     else if (res->state == STATE_EXECUTED)
         res->state = STATE_PASSED;
 }
 
-static void report_perf(conv_run_t *r, res_t *res, const char *repro) {
-    const conv_prb_t *p = r->p;
+void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
+                      double ibytes, double obytes, const bench_timer_t *t) {
     const conv_desc_t *d = &p->desc;
-    if (bench_time(&res->timer, exec_once, r) != 0) {
-        set_state(res, STATE_FAILED, "execution failed while timing");
-        return;
-    }
     char desc[512], attr[1024] = "", tag[3 * CONV_TAG_LEN + 3];
     conv_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     attr_to_repro(&p->attr, 0, attr, sizeof(attr));
     snprintf(tag, sizeof(tag), "%s:%s:%s", p->stag, p->wtag, p->dtag);
     perf_fields_t f;
     memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
+    f.impl = impl;
     f.name = d->name;
     f.prb = repro;
     f.desc = desc;
@@ -437,11 +441,8 @@ static void report_perf(conv_run_t *r, res_t *res, const char *repro) {
     f.attr = attr[0] == ' ' ? attr + 1 : attr;
     f.mb = d->mb;
     f.ops = conv_ops(p);
-    f.ibytes =
-            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_src_md)) +
-            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_weights_md)) +
-            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_bias_md));
-    f.obytes = (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_dst_md));
+    f.ibytes = ibytes;
+    f.obytes = obytes;
     /* csv: the descriptor as columns. */
     static const char *const names[] = {
             "g",  "mb", "ic", "id", "ih", "iw", "oc", "od", "oh", "ow", "kd",
@@ -458,7 +459,21 @@ static void report_perf(conv_run_t *r, res_t *res, const char *repro) {
         f.extra_value[i] = text[i];
     }
     f.n_extra = 22;
-    perf_report(&f, &res->timer);
+    perf_report(&f, t);
+}
+
+static void report_perf(conv_run_t *r, res_t *res, const char *repro) {
+    if (bench_time(&res->timer, exec_once, r) != 0) {
+        set_state(res, STATE_FAILED, "execution failed while timing");
+        return;
+    }
+    const double ibytes =
+            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_src_md)) +
+            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_weights_md)) +
+            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_bias_md));
+    const double obytes =
+            (double)tsr_memory_desc_get_size(pd_md(r, tsr_query_dst_md));
+    conv_report_perf(r->p, repro, res->impl_name, ibytes, obytes, &res->timer);
 }
 
 void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res) {

@@ -1,0 +1,53 @@
+/* The oneDNN comparison mode (--lib=onednn|both, see common/bench_lib.h):
+ * each driver's problem run on oneDNN, checked by the driver's own
+ * reference and comparison, timed by the harness timer and reported with
+ * "onednn:" + oneDNN's implementation name as %impl%.
+ *
+ * Built when CMake finds oneDNN (TSR_WITH_ONEDNN, BENCHDNN_WITH_ONEDNN
+ * defined); without it the declarations below are stubs that report
+ * UNIMPLEMENTED, although --lib=onednn is refused as a usage error first.
+ *
+ * Adding a driver (ip, matmul, ...):
+ *   1. benchdnn/onednn/<driver>_onednn.c defining
+ *        void <driver>_onednn_run_problem(const <driver>_prb_t *p,
+ *                                         const char *repro, res_t *res);
+ *      which builds the oneDNN op descriptor from the problem and uses
+ *      onednn_common.h for tags, attributes (onednn_attr_create),
+ *      memories (onednn_mem_from_f32 / onednn_mem_to_f32) and the
+ *      implementation (onednn_pd_create); fills, reference, comparison and
+ *      the perf line come from the driver's shared helpers, as
+ *      conv_onednn.c does with conv.h's.
+ *   2. Its declaration and stub below, next to conv's.
+ *   3. In the driver's loop, bench_run_libs() with a callback that calls
+ *      it when lib == BENCH_LIB_ONEDNN (conv_bench.c: run_on_lib). */
+#ifndef BENCHDNN_ONEDNN_ONEDNN_H
+#define BENCHDNN_ONEDNN_ONEDNN_H
+
+#include <stdio.h>
+
+#include "common/benchdnn.h"
+#include "conv/conv.h"
+
+#ifdef BENCHDNN_WITH_ONEDNN
+
+void conv_onednn_run_problem(const conv_prb_t *p, const char *repro,
+                             res_t *res);
+
+#else
+
+static inline void onednn_unavailable(res_t *res) {
+    res->state = STATE_UNIMPLEMENTED;
+    snprintf(res->reason, sizeof(res->reason),
+             "this benchdnn was built without oneDNN");
+}
+
+static inline void conv_onednn_run_problem(const conv_prb_t *p,
+                                           const char *repro, res_t *res) {
+    (void)p;
+    (void)repro;
+    onednn_unavailable(res);
+}
+
+#endif
+
+#endif
