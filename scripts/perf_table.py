@@ -5,39 +5,96 @@
     perf_table.py RUN_A.txt RUN_B.txt     two runs side by side, ratio A/B
                                           per problem and its geomean
 
-Reads the default perf template
+Reads perf lines of the default perf template
 (perf,ENGINE,IMPL,NAME,PRB,Gops,ctime,min_time,min_Gflops,avg_time,avg_Gflops)
-and ignores every other line. Problems are matched by their PRB string.
+or of the template an "Output template:" line names (any comma-separated
+template with %name%,%prb% side by side), and ignores every other line.
+Problems are matched by their PRB string.
 """
 import math
 import sys
 
 
-def parse_perf_lines(lines):
-    """Returns {prb: dict(impl, name, gops, min_ms, min_gflops, avg_ms,
-    avg_gflops)} from benchdnn's default-template perf lines."""
-    runs = {}
-    for line in lines:
-        line = line.strip()
-        if not line.startswith("perf,"):
-            continue
-        fields = line.split(",")
-        if len(fields) < 11:
-            raise ValueError(f"perf line with too few fields: {line}")
-        numbers = fields[-6:]
+DEFAULT_TEMPLATE = ("perf,%engine%,%impl%,%name%,%prb%,%Gops%,%+ctime%,"
+                    "%-time%,%-Gflops%,%0time%,%0Gflops%")
+TEMPLATE_PREFIX = "Output template: "
+
+# Template fields -> record keys; the rest keep their field name.
+FIELD_KEYS = {
+    "%engine%": "engine", "%impl%": "impl", "%Gops%": "gops",
+    "%+ctime%": "ctime_ms", "%-time%": "min_ms", "%-Gflops%": "min_gflops",
+    "%0time%": "avg_ms", "%0Gflops%": "avg_gflops", "%+time%": "max_ms",
+    "%samples%": "samples",
+}
+NUMERIC_KEYS = {"gops", "ctime_ms", "min_ms", "min_gflops", "avg_ms",
+                "avg_gflops", "max_ms"}
+
+
+def template_layout(template):
+    """Splits a comma-separated perf template around its %name%,%prb%
+    pair (the only fields whose text may hold commas): returns (head,
+    tail), the fields before and after the pair."""
+    tokens = template.split(",")
+    for i in range(len(tokens) - 1):
+        if tokens[i] == "%name%" and tokens[i + 1] == "%prb%":
+            return tokens[:i], tokens[i + 2:]
+    raise ValueError(f"unsupported perf template (needs %name%,%prb%): {template}")
+
+
+def _field_value(token, text, line):
+    key = FIELD_KEYS.get(token, token.strip("%"))
+    if key == "samples":
         try:
-            gops, _ctime, min_ms, min_gf, avg_ms, avg_gf = map(float, numbers)
+            return key, [float(v) for v in text.split(";") if v]
+        except ValueError as e:
+            raise ValueError(f"perf line with a non-numeric sample: {line}") from e
+    if key in NUMERIC_KEYS:
+        try:
+            return key, float(text)
         except ValueError as e:
             raise ValueError(f"perf line with a non-numeric field: {line}") from e
-        impl = fields[2]
-        # NAME may be empty; PRB starts at the first field opening with "--".
-        middle = fields[3:-6]
-        start = next((i for i, f in enumerate(middle) if f.startswith("--")), 1)
-        name = ",".join(middle[:start])
-        prb = ",".join(middle[start:])
-        runs[prb] = dict(impl=impl, name=name, gops=gops, min_ms=min_ms,
-                         min_gflops=min_gf, avg_ms=avg_ms, avg_gflops=avg_gf)
-    return runs
+    return key, text
+
+
+def parse_perf_line(line, layout):
+    """One perf line as a dict (impl, name, prb, gops, min_ms, ...) per the
+    (head, tail) layout of its template."""
+    head, tail = layout
+    fields = line.split(",")
+    if len(fields) < len(head) + len(tail) + 1:
+        raise ValueError(f"perf line with too few fields: {line}")
+    record = {}
+    for token, text in list(zip(head, fields)) + list(
+            zip(tail, fields[len(fields) - len(tail):])):
+        if token.startswith("%"):
+            key, value = _field_value(token, text, line)
+            record[key] = value
+        elif token != text:
+            raise ValueError(f"perf line does not follow its template: {line}")
+    # NAME may be empty; PRB starts at the first field opening with "--".
+    middle = fields[len(head):len(fields) - len(tail)]
+    start = next((i for i, f in enumerate(middle) if f.startswith("--")), 1)
+    record["name"] = ",".join(middle[:start])
+    record["prb"] = ",".join(middle[start:])
+    return record
+
+
+def iter_perf_records(lines):
+    """Yields (line_number, record) for every perf line, following the
+    "Output template:" lines (the default template until one is seen)."""
+    layout = template_layout(DEFAULT_TEMPLATE)
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if line.startswith(TEMPLATE_PREFIX):
+            layout = template_layout(line[len(TEMPLATE_PREFIX):])
+        elif line.startswith("perf,"):
+            yield number, parse_perf_line(line, layout)
+
+
+def parse_perf_lines(lines):
+    """Returns {prb: dict(impl, name, gops, min_ms, min_gflops, avg_ms,
+    avg_gflops, ...)} from benchdnn's perf lines (the last line wins)."""
+    return {r["prb"]: r for _, r in iter_perf_records(lines)}
 
 
 def geomean(values):

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_header.h"
+
 static const char default_template[] =
         "perf,%engine%,%impl%,%name%,%prb%,%Gops%,%+ctime%,%-time%,"
         "%-Gflops%,%0time%,%0Gflops%";
@@ -17,9 +19,10 @@ static char *custom_template; /* owned copy of a user template */
 static int header_printed;
 
 typedef enum {
-    FIELD_TEXT,   /* a string of the problem */
-    FIELD_NUMBER, /* a count, unit prefix applies */
-    FIELD_TIMED,  /* depends on min/avg/max time, unit prefix applies */
+    FIELD_TEXT,    /* a string of the problem */
+    FIELD_NUMBER,  /* a count, unit prefix applies */
+    FIELD_TIMED,   /* depends on min/avg/max time, unit prefix applies */
+    FIELD_SAMPLES, /* every kept run time, ';'-separated */
 } field_kind_t;
 
 typedef struct {
@@ -53,6 +56,8 @@ static const field_info_t fields[] = {
          * does when it cannot measure them. */
         {"freq", FIELD_TIMED, "freq"},
         {"clocks", FIELD_TIMED, "clocks"},
+        /* The run times one by one (ms), for rank tests between runs. */
+        {"samples", FIELD_SAMPLES, "samples(ms)"},
 };
 
 typedef struct {
@@ -81,7 +86,7 @@ static int parse_field(const char *text, size_t len, field_ref_t *ref) {
         if (strncmp(text + prefix, name, name_len) != 0)
             continue;
         if (prefix == 1 && fields[i].kind != FIELD_TEXT &&
-            strchr("KMG", text[0])) {
+            fields[i].kind != FIELD_SAMPLES && strchr("KMG", text[0])) {
             ref->unit_letter = text[0];
             ref->unit = text[0] == 'K' ? 1e3 : text[0] == 'M' ? 1e6 : 1e9;
         } else if (prefix != 0) {
@@ -183,6 +188,11 @@ static void print_field(const perf_fields_t *f, const bench_timer_t *t,
         print_text(f, name);
         return;
     }
+    if (r->info->kind == FIELD_SAMPLES) {
+        for (int i = 0; i < t->n_samples; i++)
+            printf("%s%g", i ? ";" : "", t->samples_ms[i]);
+        return;
+    }
     double value = 0;
     double sec = timed_ms(t, r->stat) / 1e3;
     if (!strcmp(name, "mb"))
@@ -239,6 +249,7 @@ static void expand_template(const char *tpl, const perf_fields_t *f,
 
 void perf_report(const perf_fields_t *f, const bench_timer_t *t) {
     const char *tpl = bench_settings.perf_template;
+    run_header_print_once();
     if (!header_printed) {
         if (bench_settings.perf_template_is_csv)
             expand_template(tpl, f, t, 1);

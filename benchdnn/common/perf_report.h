@@ -1,11 +1,23 @@
 /* Performance lines per --perf-template. Default template:
  *   perf,%engine%,%impl%,%name%,%prb%,%Gops%,%+ctime%,%-time%,%-Gflops%,
  *   %0time%,%0Gflops%
- * csv: a header row once, then the problem expanded into columns. Field
- * syntax %[-0+][KMG]name% per oneDNN's knobs_perf_report.md: '-' min,
- * '0' average, '+' max; K/M/G unit prefixes. Fields: engine, impl, name,
- * prb, dir, dt/cfg, tag, alg, attr, mb, desc (descriptor), ops, time,
- * ctime, flops, bw, ibytes, obytes, median-free extras: %DESC% alias. */
+ * Field syntax %[-0+][KMG]name% per oneDNN's knobs_perf_report.md: '-'
+ * min, '0' average, '+' max; K/M/G unit prefixes. Fields: engine, impl,
+ * name, prb, dir, dt/cfg, tag, alg, attr, mb, desc (descriptor), ops,
+ * time, ctime, flops, bw, ibytes, obytes, freq and clocks (always 0),
+ * DESC (the driver's descriptor columns) and samples: every kept run time
+ * in ms, ';'-separated, in run order (bench_timer_t keeps the first
+ * BENCH_TIMER_MAX_SAMPLES).
+ *
+ * csv: a header row once, then one row per problem with these columns,
+ * the same for every problem of a driver:
+ *   perf,engine,impl,name,dir,cfg,tag,alg,attr,<DESC>,Gops,ctime(ms),
+ *   min_time(ms),min_Gflops,avg_time(ms),avg_Gflops
+ * where <DESC> is conv: g,mb,ic,id,ih,iw,oc,od,oh,ow,kd,kh,kw,sd,sh,sw,
+ * pd,ph,pw,dd,dh,dw; matmul and ip: batch,m,n,k (the GEMM shape).
+ *
+ * Before the first line of a run, the run header (run_header.h) and then
+ * the csv header row or "Output template: TEMPLATE" are printed. */
 #ifndef BENCHDNN_COMMON_PERF_REPORT_H
 #define BENCHDNN_COMMON_PERF_REPORT_H
 

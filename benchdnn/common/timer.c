@@ -66,6 +66,7 @@ int bench_time(bench_timer_t *t, int (*exec)(void *ctx), void *ctx) {
     t->times = 0;
     t->min_ms = t->avg_ms = t->max_ms = t->sum_ms = 0;
     t->ctime_ms = ctime_ms;
+    t->n_samples = 0;
 
     /* Warm-up: first-touch page faults and lazy initialization. */
     int rc = exec(ctx);
@@ -89,6 +90,8 @@ int bench_time(bench_timer_t *t, int (*exec)(void *ctx), void *ctx) {
         if (t->times == 0 || ms > t->max_ms)
             t->max_ms = ms;
         t->sum_ms += ms;
+        if (t->n_samples < BENCH_TIMER_MAX_SAMPLES)
+            t->samples_ms[t->n_samples++] = ms;
         t->times++;
     } while (!should_stop(t, bench_now_ms() - start));
     if (cold)

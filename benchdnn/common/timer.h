@@ -1,6 +1,7 @@
 /* The harness' own timer: monotonic clock, a warm-up run, then runs until
  * --fix-times-per-prb or --max-ms-per-prb (and at least 5 runs when time
- * allows), keeping min, average and max. */
+ * allows), keeping min, average, max and the first
+ * BENCH_TIMER_MAX_SAMPLES run times (bench_timer_t in benchdnn.h). */
 #ifndef BENCHDNN_COMMON_TIMER_H
 #define BENCHDNN_COMMON_TIMER_H
 
