@@ -22,6 +22,16 @@ typedef struct {
     tsr_dim_t strides[3], dilates[3], pad_l[3], pad_r[3];
 } conv_shape_t;
 
+/* Gives every argument of `s` data type `dt` and the plain layout of its
+ * rank (abc.., the bias "a"). */
+static inline void conv_shape_set_plain(conv_shape_t *s, tsr_data_type_t dt) {
+    static const char *const plain[] = {"",     "a",     "ab",    "abc",
+                                        "abcd", "abcde", "abcdef"};
+    s->sdt = s->wdt = s->bdt = s->ddt = dt;
+    s->stag = s->dtag = plain[s->ndims];
+    s->wtag = plain[s->wei_ndims];
+}
+
 static tsr_status_t conv_desc_make(const conv_shape_t *s,
                                    tsr_convolution_desc_t *desc) {
     tsr_memory_desc_t src, wei, bia, dst;
@@ -99,6 +109,28 @@ static tsr_status_t run_primitive(tsr_primitive_t prim, tsr_engine_t engine,
     for (int i = 0; i < created; i++)
         tsr_memory_destroy(args[i].memory);
     return st;
+}
+
+/* Writes the src, weights, bias (when `bia` is given) and dst arguments of
+ * a convolution pd, at the descriptors it chose, into args[]; returns
+ * their count. */
+static inline int conv_pd_args(test_arg_t *args, const_tsr_primitive_desc_t pd,
+                               void *src, void *wei, void *bia, void *dst) {
+    int n = 0;
+    args[n++] = (test_arg_t){TSR_ARG_SRC,
+                             tsr_primitive_desc_query_md(pd, tsr_query_src_md),
+                             src};
+    args[n++] = (test_arg_t){
+            TSR_ARG_WEIGHTS,
+            tsr_primitive_desc_query_md(pd, tsr_query_weights_md), wei};
+    if (bia)
+        args[n++] = (test_arg_t){
+                TSR_ARG_BIAS,
+                tsr_primitive_desc_query_md(pd, tsr_query_bias_md), bia};
+    args[n++] = (test_arg_t){TSR_ARG_DST,
+                             tsr_primitive_desc_query_md(pd, tsr_query_dst_md),
+                             dst};
+    return n;
 }
 
 /* A dense 1D descriptor, for scales and zero points. */

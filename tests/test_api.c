@@ -26,15 +26,9 @@ static conv_shape_t tiny_conv(void) {
             .wei = {2, 1, 2, 2},
             .dst = {1, 2, 2, 2},
             .bias = 2,
-            .sdt = tsr_f32,
-            .wdt = tsr_f32,
-            .bdt = tsr_f32,
-            .ddt = tsr_f32,
-            .stag = "abcd",
-            .wtag = "abcd",
-            .dtag = "abcd",
             .strides = {1, 1},
     };
+    conv_shape_set_plain(&s, tsr_f32);
     return s;
 }
 
@@ -49,6 +43,18 @@ static int all_sentinel(const float *buf, int n) {
         if (buf[i] != SENTINEL)
             return 0;
     return 1;
+}
+
+/* Gives `attr` one binary-add post-op whose src1 is f32 abcd of `dims`,
+ * described in *src1_md. */
+static void set_binary_add(tsr_primitive_attr_t attr, const tsr_dim_t *dims,
+                           tsr_memory_desc_t *src1_md) {
+    tsr_post_ops_t po;
+    tsr_post_ops_create(&po);
+    tsr_memory_desc_init_by_tag(src1_md, 4, dims, tsr_f32, "abcd");
+    tsr_post_ops_append_binary(po, tsr_binary_add, src1_md);
+    tsr_primitive_attr_set_post_ops(attr, po);
+    tsr_post_ops_destroy(po);
 }
 
 static void test_names(void) {
@@ -335,20 +341,16 @@ static void test_pd_errors(void) {
 
     /* Binary src1 that does not broadcast onto dst 1x2x2x2. */
     tsr_primitive_attr_create(&attr);
-    tsr_post_ops_t po;
-    tsr_post_ops_create(&po);
     tsr_memory_desc_t src1;
     const tsr_dim_t bad[4] = {1, 3, 1, 1};
-    tsr_memory_desc_init_by_tag(&src1, 4, bad, tsr_f32, "abcd");
-    tsr_post_ops_append_binary(po, tsr_binary_add, &src1);
-    tsr_primitive_attr_set_post_ops(attr, po);
+    set_binary_add(attr, bad, &src1);
     CHECK_STATUS(tsr_primitive_desc_create(&pd, &desc, attr, engine),
                  tsr_invalid_arguments);
-    tsr_post_ops_destroy(po);
     tsr_primitive_attr_destroy(attr);
 
     /* A sum reading dst as a type of another size. */
     tsr_primitive_attr_create(&attr);
+    tsr_post_ops_t po;
     tsr_post_ops_create(&po);
     tsr_post_ops_append_sum(po, 1.f, 0, tsr_s8);
     tsr_primitive_attr_set_post_ops(attr, po);
@@ -400,18 +402,15 @@ static void test_conv_end_to_end(void) {
     CHECK_STATUS(conv_pd_make(&s, NULL, engine, &pd), tsr_success);
     CHECK(strcmp(tsr_primitive_desc_impl_name(pd), "ref:any") == 0);
     CHECK(tsr_primitive_desc_kind(pd) == tsr_convolution);
-    const tsr_memory_desc_t *src_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_src_md);
-    const tsr_memory_desc_t *wei_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_weights_md);
-    const tsr_memory_desc_t *bia_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_bias_md);
-    const tsr_memory_desc_t *dst_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_dst_md);
-    CHECK(src_md && tsr_memory_desc_matches_tag(src_md, "abcd"));
-    CHECK(wei_md && tsr_memory_desc_matches_tag(wei_md, "abcd"));
-    CHECK(bia_md && tsr_memory_desc_matches_tag(bia_md, "a"));
-    CHECK(dst_md && tsr_memory_desc_matches_tag(dst_md, "abcd"));
+    float dst[8];
+    fill_sentinel(dst, 8);
+    /* src, weights, bias, dst at the layouts "any" resolved to. */
+    test_arg_t args[4];
+    CHECK(conv_pd_args(args, pd, src_vals, wei_vals, bias_vals, dst) == 4);
+    CHECK(args[0].md && tsr_memory_desc_matches_tag(args[0].md, "abcd"));
+    CHECK(args[1].md && tsr_memory_desc_matches_tag(args[1].md, "abcd"));
+    CHECK(args[2].md && tsr_memory_desc_matches_tag(args[2].md, "a"));
+    CHECK(args[3].md && tsr_memory_desc_matches_tag(args[3].md, "abcd"));
     CHECK(tsr_primitive_desc_query_md(pd, tsr_query_undef) == NULL);
     size_t size = 1;
     CHECK_STATUS(tsr_primitive_desc_query_scratchpad_size(pd, &size),
@@ -430,7 +429,7 @@ static void test_conv_end_to_end(void) {
     CHECK_STATUS(tsr_primitive_desc_clone(&clone, pd), tsr_success);
     CHECK(strcmp(tsr_primitive_desc_impl_name(clone), "ref:any") == 0);
     CHECK(tsr_memory_desc_equal(
-            tsr_primitive_desc_query_md(clone, tsr_query_dst_md), dst_md));
+            tsr_primitive_desc_query_md(clone, tsr_query_dst_md), args[3].md));
     CHECK_STATUS(tsr_primitive_desc_clone(NULL, pd), tsr_invalid_arguments);
 
     tsr_primitive_t prim;
@@ -442,12 +441,6 @@ static void test_conv_end_to_end(void) {
     CHECK(prim_pd &&
           strcmp(tsr_primitive_desc_impl_name(prim_pd), "ref:any") == 0);
 
-    float dst[8];
-    fill_sentinel(dst, 8);
-    test_arg_t args[4] = {{TSR_ARG_SRC, src_md, src_vals},
-                          {TSR_ARG_WEIGHTS, wei_md, wei_vals},
-                          {TSR_ARG_BIAS, bia_md, bias_vals},
-                          {TSR_ARG_DST, dst_md, dst}};
     CHECK_STATUS(run_primitive(prim, engine, stream, 4, args), tsr_success);
     CHECK(memcmp(dst, expected_dst, sizeof(dst)) == 0);
     tsr_primitive_destroy(prim);
@@ -463,17 +456,9 @@ static void test_conv_end_to_end(void) {
     s.pad_r[0] = s.pad_r[1] = 1;
     CHECK_STATUS(conv_pd_make(&s, NULL, engine, &pd), tsr_success);
     CHECK_STATUS(tsr_primitive_create(&prim, pd), tsr_success);
-    src_md = tsr_primitive_desc_query_md(pd, tsr_query_src_md);
-    dst_md = tsr_primitive_desc_query_md(pd, tsr_query_dst_md);
-    CHECK(tsr_memory_desc_matches_tag(dst_md, "acdb"));
-    test_arg_t args2[4] = {
-            {TSR_ARG_SRC, src_md, src_vals},
-            {TSR_ARG_WEIGHTS,
-             tsr_primitive_desc_query_md(pd, tsr_query_weights_md), wei_vals},
-            {TSR_ARG_BIAS, tsr_primitive_desc_query_md(pd, tsr_query_bias_md),
-             bias_vals},
-            {TSR_ARG_DST, dst_md, dst}};
-    CHECK_STATUS(run_primitive(prim, engine, stream, 4, args2), tsr_success);
+    conv_pd_args(args, pd, src_vals, wei_vals, bias_vals, dst);
+    CHECK(tsr_memory_desc_matches_tag(args[3].md, "acdb"));
+    CHECK_STATUS(run_primitive(prim, engine, stream, 4, args), tsr_success);
     /* nhwc: (oh, ow, oc). oc0 = s[ih][iw] - s[ih+1][iw+1] + 0.5 at ih, iw
      * in {-1, 1}, out-of-range points 0; oc1 = window sum - 1. */
     const float expected_nhwc[8] = {-0.5f, 0.f,  -2.5f, 4.f,
@@ -492,28 +477,15 @@ static void test_execute_errors(void) {
     tsr_primitive_attr_set_scratchpad_mode(attr, tsr_scratchpad_mode_user);
     tsr_primitive_attr_set_scales_mask(attr, TSR_ARG_WEIGHTS, 1);
     tsr_primitive_attr_set_zero_points_mask(attr, TSR_ARG_DST, 0);
-    tsr_post_ops_t po;
-    tsr_post_ops_create(&po);
     tsr_memory_desc_t src1_md;
     const tsr_dim_t src1_dims[4] = {1, 2, 1, 1};
-    tsr_memory_desc_init_by_tag(&src1_md, 4, src1_dims, tsr_f32, "abcd");
-    tsr_post_ops_append_binary(po, tsr_binary_add, &src1_md);
-    tsr_primitive_attr_set_post_ops(attr, po);
-    tsr_post_ops_destroy(po);
+    set_binary_add(attr, src1_dims, &src1_md);
 
     tsr_primitive_desc_t pd;
     CHECK_STATUS(conv_pd_make(&s, attr, engine, &pd), tsr_success);
     tsr_primitive_attr_destroy(attr);
     tsr_primitive_t prim;
     CHECK_STATUS(tsr_primitive_create(&prim, pd), tsr_success);
-    const tsr_memory_desc_t *src_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_src_md);
-    const tsr_memory_desc_t *wei_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_weights_md);
-    const tsr_memory_desc_t *bia_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_bias_md);
-    const tsr_memory_desc_t *dst_md =
-            tsr_primitive_desc_query_md(pd, tsr_query_dst_md);
     const tsr_memory_desc_t *sp_md =
             tsr_primitive_desc_query_md(pd, tsr_query_scratchpad_md);
     CHECK(sp_md && sp_md->ndims == 0);
@@ -526,14 +498,13 @@ static void test_execute_errors(void) {
     float dst[8];
     fill_sentinel(dst, 8);
     const int src1_arg = TSR_ARG_ATTR_MULTIPLE_POST_OP(0) | TSR_ARG_SRC_1;
-    test_arg_t good[7] = {
-            {TSR_ARG_SRC, src_md, src_vals},
-            {TSR_ARG_WEIGHTS, wei_md, wei_vals},
-            {TSR_ARG_BIAS, bia_md, bias_vals},
-            {TSR_ARG_DST, dst_md, dst},
-            {TSR_ARG_ATTR_SCALES | TSR_ARG_WEIGHTS, &wsc_md, wei_scales},
-            {TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_DST, &zp_md, dst_zp},
-            {src1_arg, &src1_md, src1}};
+    test_arg_t good[7];
+    conv_pd_args(good, pd, src_vals, wei_vals, bias_vals, dst);
+    good[4] = (test_arg_t){TSR_ARG_ATTR_SCALES | TSR_ARG_WEIGHTS, &wsc_md,
+                           wei_scales};
+    good[5] = (test_arg_t){TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_DST, &zp_md,
+                           dst_zp};
+    good[6] = (test_arg_t){src1_arg, &src1_md, src1};
     test_arg_t args[8];
 
     /* Each required argument left out in turn. */
@@ -573,7 +544,7 @@ static void test_execute_errors(void) {
                  tsr_invalid_arguments);
     /* A scratchpad that is not a u8 buffer, in user mode. */
     memcpy(args, good, sizeof(good));
-    args[7] = (test_arg_t){TSR_ARG_SCRATCHPAD, dst_md, three};
+    args[7] = (test_arg_t){TSR_ARG_SCRATCHPAD, good[3].md, three};
     CHECK_STATUS(run_primitive(prim, engine, stream, 8, args),
                  tsr_invalid_arguments);
     /* Bad call shapes. */
@@ -641,15 +612,8 @@ static void test_isa_and_verbose(void) {
     float dst[8];
     CHECK_STATUS(conv_pd_make(&s, NULL, engine, &pd), tsr_success);
     CHECK_STATUS(tsr_primitive_create(&prim, pd), tsr_success);
-    test_arg_t args[4] = {
-            {TSR_ARG_SRC, tsr_primitive_desc_query_md(pd, tsr_query_src_md),
-             src_vals},
-            {TSR_ARG_WEIGHTS,
-             tsr_primitive_desc_query_md(pd, tsr_query_weights_md), wei_vals},
-            {TSR_ARG_BIAS, tsr_primitive_desc_query_md(pd, tsr_query_bias_md),
-             bias_vals},
-            {TSR_ARG_DST, tsr_primitive_desc_query_md(pd, tsr_query_dst_md),
-             dst}};
+    test_arg_t args[4];
+    conv_pd_args(args, pd, src_vals, wei_vals, bias_vals, dst);
     CHECK_STATUS(run_primitive(prim, engine, stream, 4, args), tsr_success);
     tsr_set_verbose(0);
     fflush(stdout);

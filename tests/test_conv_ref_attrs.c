@@ -21,17 +21,14 @@ static conv_shape_t conv_1d(tsr_dim_t ic, tsr_dim_t iw, tsr_dim_t oc,
             .src = {1, ic, iw},
             .wei = {oc, ic, kw},
             .dst = {1, oc, iw + 2 * pad - kw + 1},
-            .sdt = sdt,
-            .wdt = wdt,
-            .bdt = tsr_f32,
-            .ddt = ddt,
-            .stag = "abc",
-            .wtag = "abc",
-            .dtag = "abc",
             .strides = {1},
             .pad_l = {pad},
             .pad_r = {pad},
     };
+    conv_shape_set_plain(&s, tsr_f32);
+    s.sdt = sdt;
+    s.wdt = wdt;
+    s.ddt = ddt;
     return s;
 }
 
@@ -50,20 +47,7 @@ static tsr_status_t run_conv(const conv_shape_t *s, tsr_primitive_attr_t attr,
         return st;
     }
     test_arg_t args[TEST_MAX_ARGS];
-    int n = 0;
-    args[n++] = (test_arg_t){TSR_ARG_SRC,
-                             tsr_primitive_desc_query_md(pd, tsr_query_src_md),
-                             src};
-    args[n++] = (test_arg_t){
-            TSR_ARG_WEIGHTS,
-            tsr_primitive_desc_query_md(pd, tsr_query_weights_md), wei};
-    if (bia)
-        args[n++] = (test_arg_t){
-                TSR_ARG_BIAS,
-                tsr_primitive_desc_query_md(pd, tsr_query_bias_md), bia};
-    args[n++] = (test_arg_t){TSR_ARG_DST,
-                             tsr_primitive_desc_query_md(pd, tsr_query_dst_md),
-                             dst};
+    int n = conv_pd_args(args, pd, src, wei, bia, dst);
     for (int i = 0; i < nextra; i++)
         args[n++] = extra[i];
     st = run_primitive(prim, engine, stream, n, args);
@@ -318,17 +302,11 @@ static void test_layouts_agree(void) {
             .wei = {2, 3, 2, 3, 2},
             .dst = {2, 6, 3, 4},
             .bias = 6,
-            .sdt = tsr_f32,
-            .wdt = tsr_f32,
-            .bdt = tsr_f32,
-            .ddt = tsr_f32,
-            .stag = "abcd",
-            .wtag = "abcde",
-            .dtag = "abcd",
             .strides = {2, 1},
             .pad_l = {1, 0},
             .pad_r = {1, 1},
     };
+    conv_shape_set_plain(&s, tsr_f32);
     enum {
         NSRC = 2 * 4 * 5 * 4,
         NWEI = 2 * 3 * 2 * 3 * 2,

@@ -6,6 +6,7 @@
 #ifndef TSR_COMMON_CONVOLUTION_PD_H
 #define TSR_COMMON_CONVOLUTION_PD_H
 
+#include "op_md.h"
 #include "primitive.h"
 
 static inline const tsr_convolution_desc_t *
@@ -20,8 +21,7 @@ static inline int conv_with_groups(const struct tsr_primitive_desc *pd) {
     return pd->op.conv.weights_desc.ndims == conv_ndims(pd) + 1;
 }
 static inline int conv_with_bias(const struct tsr_primitive_desc *pd) {
-    return pd->op.conv.bias_desc.format_kind != tsr_format_kind_undef &&
-           pd->op.conv.bias_desc.ndims != 0;
+    return op_md_is_present(&pd->op.conv.bias_desc);
 }
 
 /* Spatial dim `i` (0 = depth, 1 = height, 2 = width) of a data dims array
@@ -117,15 +117,48 @@ static inline tsr_dim_t conv_padR(const struct tsr_primitive_desc *pd) {
     return conv_spatial_(pd->op.conv.padding_r, conv_ndims(pd), 0, 2, 0);
 }
 
+/* The problem sizes of a convolution pd by name, for kernels that keep
+ * them next to their own state: totals per group (ICg, OCg), spatial
+ * parameters as the accessors above give them (KDD.. are dilations). */
+typedef struct {
+    int ndims;
+    tsr_dim_t MB, G, ICg, OCg;
+    tsr_dim_t ID, IH, IW, OD, OH, OW, KD, KH, KW;
+    tsr_dim_t KSD, KSH, KSW, KDD, KDH, KDW;
+    tsr_dim_t padF, padT, padL;
+} conv_sizes_t;
+
+static inline void conv_sizes_init(conv_sizes_t *s,
+                                   const struct tsr_primitive_desc *pd) {
+    s->ndims = conv_ndims(pd);
+    s->MB = conv_MB(pd);
+    s->G = conv_G(pd);
+    s->ICg = conv_IC(pd) / s->G;
+    s->OCg = conv_OC(pd) / s->G;
+    s->ID = conv_ID(pd);
+    s->IH = conv_IH(pd);
+    s->IW = conv_IW(pd);
+    s->OD = conv_OD(pd);
+    s->OH = conv_OH(pd);
+    s->OW = conv_OW(pd);
+    s->KD = conv_KD(pd);
+    s->KH = conv_KH(pd);
+    s->KW = conv_KW(pd);
+    s->KSD = conv_KSD(pd);
+    s->KSH = conv_KSH(pd);
+    s->KSW = conv_KSW(pd);
+    s->KDD = conv_KDD(pd);
+    s->KDH = conv_KDH(pd);
+    s->KDW = conv_KDW(pd);
+    s->padF = conv_padFront(pd);
+    s->padT = conv_padT(pd);
+    s->padL = conv_padL(pd);
+}
+
 /* Checks a convolution op descriptor the way
  * tsr_convolution_forward_desc_init does (used on descriptors the caller
  * may have edited by hand). Returns tsr_success, tsr_invalid_arguments or
  * tsr_unimplemented (a valid but unsupported prop kind or algorithm). */
 tsr_status_t tsr_conv_desc_validate(const tsr_convolution_desc_t *desc);
-
-/* Resolves every "any" memory descriptor of a convolution pd to a dense
- * plain layout in logical dim order (abcd, goihw, ...), as the reference
- * implementation wants. Layouts already set are kept. */
-tsr_status_t tsr_conv_resolve_any_plain(struct tsr_primitive_desc *pd);
 
 #endif

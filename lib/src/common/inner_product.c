@@ -6,17 +6,9 @@
 tsr_status_t tsr_ip_desc_validate(const tsr_inner_product_desc_t *desc) {
     if (desc->primitive_kind != tsr_inner_product)
         return tsr_invalid_arguments;
-    switch (desc->prop_kind) {
-    case tsr_forward_training:
-    case tsr_forward_inference:
-        break;
-    case tsr_backward_data:
-    case tsr_backward_weights:
-    case tsr_backward_bias:
-        return tsr_unimplemented;
-    default:
-        return tsr_invalid_arguments;
-    }
+    const tsr_status_t prop_st = op_forward_prop_kind_status(desc->prop_kind);
+    if (prop_st != tsr_success)
+        return prop_st;
     const tsr_memory_desc_t *src = &desc->src_desc, *wei = &desc->weights_desc,
                             *dst = &desc->dst_desc;
     const int ndims = src->ndims;
@@ -29,11 +21,9 @@ tsr_status_t tsr_ip_desc_validate(const tsr_inner_product_desc_t *desc) {
     for (int d = 2; d < ndims; d++)
         if (wei->dims[d] != src->dims[d])
             return tsr_invalid_arguments;
-    if (op_md_is_present(&desc->bias_desc) &&
-        (!op_md_is_usable(&desc->bias_desc, 1) ||
-         desc->bias_desc.dims[0] != dst->dims[1]))
-        return tsr_invalid_arguments;
-    return tsr_success;
+    return op_bias_1d_ok(&desc->bias_desc, dst->dims[1])
+                   ? tsr_success
+                   : tsr_invalid_arguments;
 }
 
 tsr_status_t tsr_inner_product_forward_desc_init(
@@ -47,12 +37,9 @@ tsr_status_t tsr_inner_product_forward_desc_init(
     memset(&d, 0, sizeof(d));
     d.primitive_kind = tsr_inner_product;
     d.prop_kind = prop_kind;
-    d.src_desc = *src_desc;
-    d.weights_desc = *weights_desc;
-    if (bias_desc)
-        d.bias_desc = *bias_desc;
-    d.dst_desc = *dst_desc;
-    d.accum_data_type = op_accum_data_type(src_desc->data_type);
+    d.accum_data_type = op_copy_arg_mds(&d.src_desc, &d.weights_desc,
+                                        &d.bias_desc, &d.dst_desc, src_desc,
+                                        weights_desc, bias_desc, dst_desc);
     tsr_status_t st = tsr_ip_desc_validate(&d);
     if (st != tsr_success)
         return st;

@@ -43,12 +43,9 @@ tsr_status_t tsr_matmul_desc_init(tsr_matmul_desc_t *matmul_desc,
     tsr_matmul_desc_t d;
     memset(&d, 0, sizeof(d));
     d.primitive_kind = tsr_matmul;
-    d.src_desc = *src_desc;
-    d.weights_desc = *weights_desc;
-    if (bias_desc)
-        d.bias_desc = *bias_desc;
-    d.dst_desc = *dst_desc;
-    d.accum_data_type = op_accum_data_type(src_desc->data_type);
+    d.accum_data_type = op_copy_arg_mds(&d.src_desc, &d.weights_desc,
+                                        &d.bias_desc, &d.dst_desc, src_desc,
+                                        weights_desc, bias_desc, dst_desc);
     tsr_status_t st = tsr_matmul_desc_validate(&d);
     if (st != tsr_success)
         return st;

@@ -1,5 +1,5 @@
 /* Checks on the memory descriptors an operation descriptor holds, shared by
- * the inner product and matmul descriptor validation. */
+ * the convolution, inner product and matmul descriptor validation. */
 #ifndef TSR_COMMON_OP_MD_H
 #define TSR_COMMON_OP_MD_H
 
@@ -24,9 +24,48 @@ static inline int op_md_is_present(const tsr_memory_desc_t *md) {
     return md->format_kind != tsr_format_kind_undef && md->ndims != 0;
 }
 
+/* An optional 1D bias: absent, or usable with one entry per channel. */
+static inline int op_bias_1d_ok(const tsr_memory_desc_t *bia,
+                                tsr_dim_t channels) {
+    return !op_md_is_present(bia) ||
+           (op_md_is_usable(bia, 1) && bia->dims[0] == channels);
+}
+
+/* How a forward-only primitive answers a propagation kind: forward kinds
+ * pass, backward ones are valid but unimplemented, the rest invalid. */
+static inline tsr_status_t op_forward_prop_kind_status(tsr_prop_kind_t pk) {
+    switch (pk) {
+    case tsr_forward_training:
+    case tsr_forward_inference:
+        return tsr_success;
+    case tsr_backward_data:
+    case tsr_backward_weights:
+    case tsr_backward_bias:
+        return tsr_unimplemented;
+    default:
+        return tsr_invalid_arguments;
+    }
+}
+
 /* Accumulator type: s32 for 8-bit integer sources, f32 otherwise. */
 static inline tsr_data_type_t op_accum_data_type(tsr_data_type_t src) {
     return (src == tsr_u8 || src == tsr_s8) ? tsr_s32 : tsr_f32;
+}
+
+/* Copies the argument descriptors of a desc_init call into an op
+ * descriptor's fields (bias left zero when NULL) and returns the
+ * accumulator type. */
+static inline tsr_data_type_t op_copy_arg_mds(
+        tsr_memory_desc_t *src, tsr_memory_desc_t *wei, tsr_memory_desc_t *bia,
+        tsr_memory_desc_t *dst, const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *bias_desc, const tsr_memory_desc_t *dst_desc) {
+    *src = *src_desc;
+    *wei = *weights_desc;
+    if (bias_desc)
+        *bia = *bias_desc;
+    *dst = *dst_desc;
+    return op_accum_data_type(src_desc->data_type);
 }
 
 static inline int op_dt_is_int8(tsr_data_type_t dt) {

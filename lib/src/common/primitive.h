@@ -107,4 +107,9 @@ tsr_status_t tsr_pd_create_from_list(struct tsr_primitive_desc **pd_out,
                                      tsr_engine_t engine,
                                      const tsr_impl_t *const *list);
 
+/* Resolves every "any" memory descriptor of a convolution, inner product
+ * or matmul pd (src, weights, bias, dst) to a dense plain layout in
+ * logical dim order (abcd, goihw, ...). Layouts already set are kept. */
+tsr_status_t tsr_pd_resolve_any_plain(struct tsr_primitive_desc *pd);
+
 #endif

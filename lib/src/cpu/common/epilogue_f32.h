@@ -103,6 +103,11 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
                                int channel_dim, int64_t wei_scale_div,
                                int64_t wei_scale_mod);
 
+/* A primitive's own tsr_epilogue_init call from its pd (which dst dim is
+ * the channel, the form of its weights scales mask). */
+typedef tsr_status_t (*tsr_epilogue_init_fn)(
+        const struct tsr_primitive_desc *pd, tsr_epilogue_t *ep);
+
 void tsr_epilogue_resolve(const tsr_epilogue_t *ep, const tsr_exec_ctx_t *ctx,
                           tsr_epilogue_rt_t *rt);
 

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "common/convolution_pd.h"
 #include "cpu/common/epilogue_f32.h"
 
 /* Strides of a data tensor over the canonical dims n, c, d, h, w (missing
@@ -24,12 +25,9 @@
 enum { CONV_N = 0, CONV_C, CONV_D, CONV_H, CONV_W, CONV_NDIMS };
 
 typedef struct {
-    int ndims;
-    tsr_dim_t MB, G, ICg, OCg;
-    tsr_dim_t ID, IH, IW, OD, OH, OW, KD, KH, KW;
-    tsr_dim_t KSD, KSH, KSW, DD, DH, DW; /* strides, dilated steps (1+dil) */
-    tsr_dim_t padF, padT, padL;
-    tsr_dim_t SP, KS, K; /* OD*OH*OW, KD*KH*KW, ICg*KS */
+    conv_sizes_t sh;
+    tsr_dim_t DD, DH, DW; /* dilated steps (1 + dilation) */
+    tsr_dim_t SP, KS, K;  /* OD*OH*OW, KD*KH*KW, ICg*KS */
 
     tsr_dim_t src_s[CONV_NDIMS], dst_s[CONV_NDIMS];
     tsr_dim_t src_off0, dst_off0;

@@ -93,10 +93,10 @@ static int weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
     for (int d = o + 2; d < nd; d++)
         s_sp[3 - (nd - d)] = st[d];
     const tsr_dim_t s_o = st[o], s_i = st[o + 1];
-    const tsr_dim_t ksz[3] = {cf->KD, cf->KH, cf->KW};
+    const tsr_dim_t ksz[3] = {cf->sh.KD, cf->sh.KH, cf->sh.KW};
     for (int kic = 1; kic >= 0; kic--) {
         /* With one input channel both orders are the same: take ick. */
-        if (kic && cf->ICg == 1)
+        if (kic && cf->sh.ICg == 1)
             continue;
         /* The K stride: of the innermost K dim of size > 1. */
         tsr_dim_t ks = s_i;
@@ -106,24 +106,25 @@ static int weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
                     ks = s_sp[d];
                     break;
                 }
-        const tsr_dim_t expect_w = kic ? cf->ICg * ks : ks;
-        int ok = (cf->KW == 1 || s_sp[2] == expect_w) &&
-                 (cf->KH == 1 || s_sp[1] == cf->KW * expect_w) &&
-                 (cf->KD == 1 || s_sp[0] == cf->KH * cf->KW * expect_w);
+        const tsr_dim_t expect_w = kic ? cf->sh.ICg * ks : ks;
+        int ok =
+                (cf->sh.KW == 1 || s_sp[2] == expect_w) &&
+                (cf->sh.KH == 1 || s_sp[1] == cf->sh.KW * expect_w) &&
+                (cf->sh.KD == 1 || s_sp[0] == cf->sh.KH * cf->sh.KW * expect_w);
         if (!kic)
-            ok = ok && (cf->ICg == 1 || s_i == cf->KS * ks);
+            ok = ok && (cf->sh.ICg == 1 || s_i == cf->KS * ks);
         if (!ok)
             continue;
         cf->kic = kic;
         if (ks == 1 || cf->K == 1) {
             cf->wei_oc_rows = 1;
-            cf->wei_ld = cf->OCg == 1 ? cf->K : s_o;
+            cf->wei_ld = cf->sh.OCg == 1 ? cf->K : s_o;
             if (cf->wei_ld < cf->K)
                 continue;
-        } else if (s_o == 1 || cf->OCg == 1) {
+        } else if (s_o == 1 || cf->sh.OCg == 1) {
             cf->wei_oc_rows = 0;
             cf->wei_ld = ks;
-            if (cf->wei_ld < cf->OCg)
+            if (cf->wei_ld < cf->sh.OCg)
                 continue;
         } else {
             continue;
@@ -148,43 +149,24 @@ static void wei_scale_form(const struct tsr_primitive_desc *pd,
     if (mask & ~(g_bit | oc_bit)) {
         *mod = 0;
     } else if ((mask & g_bit) && (mask & oc_bit)) {
-        *mod = cf->G * cf->OCg;
+        *mod = cf->sh.G * cf->sh.OCg;
     } else if (mask & g_bit) {
-        *div = cf->OCg;
-        *mod = cf->G;
+        *div = cf->sh.OCg;
+        *mod = cf->sh.G;
     } else if (mask & oc_bit) {
-        *mod = cf->OCg;
+        *mod = cf->sh.OCg;
     }
 }
 
 static void problem_sizes(gemm_conv_conf_t *cf,
                           const struct tsr_primitive_desc *pd) {
-    cf->ndims = conv_ndims(pd);
-    cf->MB = conv_MB(pd);
-    cf->G = conv_G(pd);
-    cf->ICg = conv_IC(pd) / cf->G;
-    cf->OCg = conv_OC(pd) / cf->G;
-    cf->ID = conv_ID(pd);
-    cf->IH = conv_IH(pd);
-    cf->IW = conv_IW(pd);
-    cf->OD = conv_OD(pd);
-    cf->OH = conv_OH(pd);
-    cf->OW = conv_OW(pd);
-    cf->KD = conv_KD(pd);
-    cf->KH = conv_KH(pd);
-    cf->KW = conv_KW(pd);
-    cf->KSD = conv_KSD(pd);
-    cf->KSH = conv_KSH(pd);
-    cf->KSW = conv_KSW(pd);
-    cf->DD = conv_KDD(pd) + 1;
-    cf->DH = conv_KDH(pd) + 1;
-    cf->DW = conv_KDW(pd) + 1;
-    cf->padF = conv_padFront(pd);
-    cf->padT = conv_padT(pd);
-    cf->padL = conv_padL(pd);
-    cf->SP = cf->OD * cf->OH * cf->OW;
-    cf->KS = cf->KD * cf->KH * cf->KW;
-    cf->K = cf->ICg * cf->KS;
+    conv_sizes_init(&cf->sh, pd);
+    cf->DD = cf->sh.KDD + 1;
+    cf->DH = cf->sh.KDH + 1;
+    cf->DW = cf->sh.KDW + 1;
+    cf->SP = cf->sh.OD * cf->sh.OH * cf->sh.OW;
+    cf->KS = cf->sh.KD * cf->sh.KH * cf->sh.KW;
+    cf->K = cf->sh.ICg * cf->KS;
 }
 
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
@@ -202,15 +184,15 @@ static void plan_work(gemm_conv_conf_t *cf) {
     if (cf->chunk_sp < 1)
         cf->chunk_sp = 1;
     const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    const tsr_dim_t items = cf->MB * cf->G * chunks;
+    const tsr_dim_t items = cf->sh.MB * cf->sh.G * chunks;
     cf->per_thread_items =
             cf->nthr > 1 && items >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
     cf->col_floats = cf->direct ? 0 : (size_t)(cf->chunk_sp * cf->K);
     cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
-                              ? (size_t)(cf->chunk_sp * cf->OCg)
+                              ? (size_t)(cf->chunk_sp * cf->sh.OCg)
                               : 0;
-    const int64_t M = cf->dst_cl ? cf->chunk_sp : cf->OCg;
-    const int64_t N = cf->dst_cl ? cf->OCg : cf->chunk_sp;
+    const int64_t M = cf->dst_cl ? cf->chunk_sp : cf->sh.OCg;
+    const int64_t N = cf->dst_cl ? cf->sh.OCg : cf->chunk_sp;
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
     cf->gemm_bytes =
             tsr_rnd_up(tsr_gemm_f32_scratch_size(M, N, cf->K, gemm_nthr), 64);
@@ -252,16 +234,16 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     data_strides(dst, cf->dst_s);
     cf->src_off0 = src->offset0;
     cf->dst_off0 = dst->offset0;
-    if (!spatial_linear(cf->dst_s, cf->OD, cf->OH, cf->OW))
+    if (!spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
         return tsr_unimplemented;
-    if (cf->dst_s[CONV_C] == 1 || cf->OCg * cf->G == 1)
+    if (cf->dst_s[CONV_C] == 1 || cf->sh.OCg * cf->sh.G == 1)
         cf->dst_cl = 1;
     else if (cf->dst_s[CONV_W] != 1 && cf->SP > 1)
         return tsr_unimplemented;
-    if (!cf->dst_cl && cf->OCg > 1 && cf->dst_s[CONV_C] < cf->SP)
+    if (!cf->dst_cl && cf->sh.OCg > 1 && cf->dst_s[CONV_C] < cf->SP)
         return tsr_unimplemented;
     cf->dst_sp_step = cf->dst_cl ? cf->dst_s[CONV_W] : 1;
-    if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->OCg)
+    if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
 
     if (resolve_any(wei, 1, with_groups, cf->dst_cl) != tsr_success ||
@@ -275,14 +257,15 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     }
 
     cf->src_cl = cf->src_s[CONV_C] == 1;
-    const int unit_1x1 = cf->KS == 1 && cf->KSD == 1 && cf->KSH == 1 &&
-                         cf->KSW == 1 && cf->padF == 0 && cf->padT == 0 &&
-                         cf->padL == 0 && cf->OD == cf->ID &&
-                         cf->OH == cf->IH && cf->OW == cf->IW;
+    const int unit_1x1 = cf->KS == 1 && cf->sh.KSD == 1 && cf->sh.KSH == 1 &&
+                         cf->sh.KSW == 1 && cf->sh.padF == 0 &&
+                         cf->sh.padT == 0 && cf->sh.padL == 0 &&
+                         cf->sh.OD == cf->sh.ID && cf->sh.OH == cf->sh.IH &&
+                         cf->sh.OW == cf->sh.IW;
     /* The source read in place must have the GEMM operand's shape: rows
      * (or columns) of equally spaced points, channels equally spaced. */
     cf->direct = unit_1x1 &&
-                 spatial_linear(cf->src_s, cf->ID, cf->IH, cf->IW) &&
+                 spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH, cf->sh.IW) &&
                  (cf->src_cl || cf->src_s[CONV_W] == 1 || cf->SP == 1);
 
     int64_t div, mod;
@@ -294,7 +277,7 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
     cf->ep_bias_only = tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_sp = 1;
-    for (int d = 2; d < cf->ndims; d++)
+    for (int d = 2; d < cf->sh.ndims; d++)
         cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
     plan_work(cf);
     return tsr_success;
@@ -332,12 +315,12 @@ static void dst_point(const gemm_conv_conf_t *cf, tsr_dim_t n, tsr_dim_t oc,
                       tsr_dim_t sp, tsr_dim_t *pos) {
     pos[0] = n;
     pos[1] = oc;
-    const tsr_dim_t ow = sp % cf->OW, oh = (sp / cf->OW) % cf->OH,
-                    od = sp / (cf->OW * cf->OH);
+    const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
+                    od = sp / (cf->sh.OW * cf->sh.OH);
     int d = 2;
-    if (cf->ndims == 5)
+    if (cf->sh.ndims == 5)
         pos[d++] = od;
-    if (cf->ndims >= 4)
+    if (cf->sh.ndims >= 4)
         pos[d++] = oh;
     pos[d] = ow;
 }
@@ -357,7 +340,7 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
         /* Rows are spatial points the epilogue does not tell apart: the
          * whole tile in one call, any spatial coordinates in pos (0 saves
          * the divisions that would find the real ones). */
-        const tsr_dim_t sp = s->sp0 + m0, oc = s->g * cf->OCg + n0;
+        const tsr_dim_t sp = s->sp0 + m0, oc = s->g * cf->sh.OCg + n0;
         memset(pos, 0, sizeof(pos));
         pos[0] = s->n;
         pos[1] = oc;
@@ -369,24 +352,24 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
     for (int64_t r = 0; r < m; r++) {
         float *acc = c + r * ldc;
         if (cf->dst_cl) {
-            const tsr_dim_t sp = s->sp0 + m0 + r, oc = s->g * cf->OCg + n0;
+            const tsr_dim_t sp = s->sp0 + m0 + r, oc = s->g * cf->sh.OCg + n0;
             dst_point(cf, s->n, oc, sp, pos);
             tsr_epilogue_apply_row(&cf->ep, s->rt, acc, n, pos, 1, s->dst,
                                    dst_offset(cf, s->n, oc, sp),
                                    cf->dst_s[CONV_C]);
             continue;
         }
-        const tsr_dim_t oc = s->g * cf->OCg + m0 + r;
+        const tsr_dim_t oc = s->g * cf->sh.OCg + m0 + r;
         /* Runs along sp: whole when nothing varies spatially, else split
          * at output rows so each run advances along w only. */
         for (int64_t j = 0; j < n;) {
             const tsr_dim_t sp = s->sp0 + n0 + j;
             int64_t run = n - j;
-            if (!cf->ep_uniform_sp && run > cf->OW - sp % cf->OW)
-                run = cf->OW - sp % cf->OW;
+            if (!cf->ep_uniform_sp && run > cf->sh.OW - sp % cf->sh.OW)
+                run = cf->sh.OW - sp % cf->sh.OW;
             dst_point(cf, s->n, oc, sp, pos);
             tsr_epilogue_apply_row(&cf->ep, s->rt, acc + j, run, pos,
-                                   cf->ndims - 1, s->dst,
+                                   cf->sh.ndims - 1, s->dst,
                                    dst_offset(cf, s->n, oc, sp), 1);
             j += run;
         }
@@ -420,7 +403,7 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
     tsr_dim_t x_ld = cf->dst_cl ? cf->K : len;
     if (cf->direct) {
         x = src + cf->src_off0 + n * cf->src_s[CONV_N] +
-            g * cf->ICg * cf->src_s[CONV_C];
+            g * cf->sh.ICg * cf->src_s[CONV_C];
         const tsr_dim_t sw = cf->src_s[CONV_W], sc = cf->src_s[CONV_C];
         /* Points at stride sw, channels at stride sc: whichever is 1 is
          * the contiguous dim of the GEMM operand. */
@@ -438,17 +421,18 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
     const int reads_dst = tsr_epilogue_reads_dst(&cf->ep);
     if (cf->dst_cl) {
         a->M = len;
-        a->N = cf->OCg;
+        a->N = cf->sh.OCg;
         a->A = x;
         a->transa = x_trans;
         a->lda = x_ld;
         a->B = w;
         a->transb = cf->wei_oc_rows;
         a->ldb = cf->wei_ld;
-        a->C = reads_dst ? sl->cbuf : dst + dst_offset(cf, n, g * cf->OCg, sp0);
-        a->ldc = reads_dst ? cf->OCg : cf->dst_sp_step;
+        a->C = reads_dst ? sl->cbuf
+                         : dst + dst_offset(cf, n, g * cf->sh.OCg, sp0);
+        a->ldc = reads_dst ? cf->sh.OCg : cf->dst_sp_step;
     } else {
-        a->M = cf->OCg;
+        a->M = cf->sh.OCg;
         a->N = len;
         a->A = w;
         a->transa = !cf->wei_oc_rows;
@@ -456,7 +440,8 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
         a->B = x;
         a->transb = x_trans;
         a->ldb = x_ld;
-        a->C = reads_dst ? sl->cbuf : dst + dst_offset(cf, n, g * cf->OCg, sp0);
+        a->C = reads_dst ? sl->cbuf
+                         : dst + dst_offset(cf, n, g * cf->sh.OCg, sp0);
         a->ldc = reads_dst ? len : cf->dst_s[CONV_C];
     }
     /* Single rows or columns: any leading dimension the GEMM accepts. */
@@ -483,8 +468,8 @@ static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
                              int team) {
     const gemm_conv_conf_t *cf = e->cf;
     const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->G;
-    const tsr_dim_t n = item / (chunks * cf->G);
+    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->sh.G;
+    const tsr_dim_t n = item / (chunks * cf->sh.G);
     const tsr_dim_t sp0 = chunk * cf->chunk_sp;
     const tsr_dim_t len =
             cf->SP - sp0 < cf->chunk_sp ? cf->SP - sp0 : cf->chunk_sp;
@@ -509,7 +494,7 @@ static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
         a.bias_kind =
                 cf->dst_cl ? tsr_gemm_bias_per_col : tsr_gemm_bias_per_row;
         a.bias = (const float *)e->rt->bias + cf->ep.bias_md.offset0 +
-                 g * cf->OCg;
+                 g * cf->sh.OCg;
     }
     const int need_epilogue = !cf->ep_identity && !cf->ep_bias_only;
     a.epilogue = need_epilogue ? store_tile : NULL;
@@ -537,7 +522,8 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
     const exec_t e = {cf, tsr_ctx_data(ctx, TSR_ARG_SRC),
                       tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
                       tsr_ctx_data(ctx, TSR_ARG_DST), &rt};
-    const tsr_dim_t items = cf->MB * cf->G * tsr_div_up(cf->SP, cf->chunk_sp);
+    const tsr_dim_t items =
+            cf->sh.MB * cf->sh.G * tsr_div_up(cf->SP, cf->chunk_sp);
     tsr_status_t st = tsr_success;
     if (cf->per_thread_items) {
 #pragma omp parallel num_threads(cf->nthr)

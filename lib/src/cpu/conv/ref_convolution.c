@@ -36,6 +36,7 @@
 #include "common/data_type.h"
 #include "common/memory_desc.h"
 #include "common/primitive.h"
+#include "cpu/common/ref_dot.h"
 
 typedef struct {
     const struct tsr_primitive_desc *pd;
@@ -43,10 +44,8 @@ typedef struct {
     const tsr_memory_desc_t *src_md, *wei_md, *bia_md, *dst_md;
     const void *src, *wei, *bia;
     void *dst;
-    int ndims, with_groups, int8;
-    tsr_dim_t G, OCg, ICg;
-    tsr_dim_t ID, IH, IW, KD, KH, KW;
-    tsr_dim_t KSD, KSH, KSW, KDD, KDH, KDW, padF, padT, padL;
+    conv_sizes_t sh;
+    int with_groups, int8;
     /* Element steps along src channels and weights input channels, 0 when
      * blocked. */
     tsr_dim_t src_c_step, wei_i_step;
@@ -55,27 +54,12 @@ typedef struct {
     const void *bin_src1[TSR_MAX_POST_OPS];
 } ref_conv_t;
 
-static int is_int8(tsr_data_type_t dt) {
-    return dt == tsr_u8 || dt == tsr_s8;
-}
-static int is_float(tsr_data_type_t dt) {
-    return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
-}
-
 static int data_types_ok(const struct tsr_primitive_desc *pd) {
-    const tsr_data_type_t src = pd->op.conv.src_desc.data_type;
-    const tsr_data_type_t wei = pd->op.conv.weights_desc.data_type;
-    const tsr_data_type_t dst = pd->op.conv.dst_desc.data_type;
-    const tsr_data_type_t bia =
-            conv_with_bias(pd) ? pd->op.conv.bias_desc.data_type : tsr_f32;
-    if (is_int8(src))
-        return wei == tsr_s8 &&
-               (dst == tsr_s32 || is_int8(dst) || is_float(dst)) &&
-               (bia == tsr_s32 || is_int8(bia) || is_float(bia));
-    if (is_float(src))
-        return is_float(wei) && (is_float(dst) || is_int8(dst)) &&
-               is_float(bia);
-    return 0;
+    const tsr_convolution_desc_t *c = conv_desc(pd);
+    return op_data_types_ok(c->src_desc.data_type, c->weights_desc.data_type,
+                            conv_with_bias(pd) ? c->bias_desc.data_type
+                                               : tsr_f32,
+                            c->dst_desc.data_type);
 }
 
 /* Scales that can be applied after accumulation: one src scale, weights
@@ -107,7 +91,7 @@ static tsr_status_t ref_conv_init(struct tsr_primitive_desc *pd) {
         return tsr_unimplemented;
     if (!data_types_ok(pd) || !attr_ok(pd))
         return tsr_unimplemented;
-    return tsr_conv_resolve_any_plain(pd);
+    return tsr_pd_resolve_any_plain(pd);
 }
 
 /* Writes spatial coordinates (d, h, w) into pos[first...] for a data
@@ -138,19 +122,7 @@ static tsr_dim_t stepped_off(const tsr_memory_desc_t *md, tsr_dim_t base,
     return step ? base + i * step : md_off_v(md, pos);
 }
 
-/* Loads one source or weights element with its zero point subtracted;
- * exact integers for int8 data. */
-static float load_shifted(const tsr_memory_desc_t *md, const void *data,
-                          tsr_dim_t off, const int32_t *zp, int zp_mask,
-                          const tsr_dim_t *pos) {
-    const float v = tsr_load_f32_inline(md->data_type, data, off);
-    if (!zp)
-        return v;
-    return v - (float)zp[tsr_mask_index(zp_mask, md->ndims, md->dims, pos)];
-}
-
-/* Step 1. Integer products are exact in f32 (|x| < 2^24 after a zero point
- * of a sane size), so one loop serves both accumulators. */
+/* Step 1, with the reduction pieces of cpu/common/ref_dot.h. */
 static float accumulate(const ref_conv_t *r, tsr_dim_t n, tsr_dim_t g,
                         tsr_dim_t ocg, tsr_dim_t od, tsr_dim_t oh,
                         tsr_dim_t ow) {
@@ -162,56 +134,52 @@ static float accumulate(const ref_conv_t *r, tsr_dim_t n, tsr_dim_t g,
     if (r->with_groups)
         wpos[0] = g;
     wpos[r->with_groups] = ocg;
-    int64_t acc_s = 0;
-    float acc_f = 0.f;
-    for (tsr_dim_t kd = 0; kd < r->KD; kd++) {
-        const tsr_dim_t id = od * r->KSD - r->padF + kd * (r->KDD + 1);
-        if (id < 0 || id >= r->ID)
+    tsr_ref_acc_t acc = {.int8 = r->int8};
+    for (tsr_dim_t kd = 0; kd < r->sh.KD; kd++) {
+        const tsr_dim_t id = od * r->sh.KSD - r->sh.padF + kd * (r->sh.KDD + 1);
+        if (id < 0 || id >= r->sh.ID)
             continue;
-        for (tsr_dim_t kh = 0; kh < r->KH; kh++) {
-            const tsr_dim_t ih = oh * r->KSH - r->padT + kh * (r->KDH + 1);
-            if (ih < 0 || ih >= r->IH)
+        for (tsr_dim_t kh = 0; kh < r->sh.KH; kh++) {
+            const tsr_dim_t ih =
+                    oh * r->sh.KSH - r->sh.padT + kh * (r->sh.KDH + 1);
+            if (ih < 0 || ih >= r->sh.IH)
                 continue;
-            for (tsr_dim_t kw = 0; kw < r->KW; kw++) {
-                const tsr_dim_t iw = ow * r->KSW - r->padL + kw * (r->KDW + 1);
-                if (iw < 0 || iw >= r->IW)
+            for (tsr_dim_t kw = 0; kw < r->sh.KW; kw++) {
+                const tsr_dim_t iw =
+                        ow * r->sh.KSW - r->sh.padL + kw * (r->sh.KDW + 1);
+                if (iw < 0 || iw >= r->sh.IW)
                     continue;
-                set_spatial(spos, r->ndims, 2, id, ih, iw);
-                set_spatial(wpos, r->ndims, wfirst, kd, kh, kw);
-                spos[1] = g * r->ICg;
+                set_spatial(spos, r->sh.ndims, 2, id, ih, iw);
+                set_spatial(wpos, r->sh.ndims, wfirst, kd, kh, kw);
+                spos[1] = g * r->sh.ICg;
                 wpos[r->with_groups + 1] = 0;
                 const tsr_dim_t s_base = md_off_v(r->src_md, spos);
                 const tsr_dim_t w_base = md_off_v(r->wei_md, wpos);
-                for (tsr_dim_t ic = 0; ic < r->ICg; ic++) {
-                    spos[1] = g * r->ICg + ic;
+                for (tsr_dim_t ic = 0; ic < r->sh.ICg; ic++) {
+                    spos[1] = g * r->sh.ICg + ic;
                     wpos[r->with_groups + 1] = ic;
                     const tsr_dim_t s_off = stepped_off(
                             r->src_md, s_base, r->src_c_step, ic, spos);
                     const tsr_dim_t w_off = stepped_off(
                             r->wei_md, w_base, r->wei_i_step, ic, wpos);
-                    const float s = load_shifted(r->src_md, r->src, s_off,
-                                                 r->src_zp, src_zp_mask, spos);
-                    const float w = load_shifted(r->wei_md, r->wei, w_off,
-                                                 r->wei_zp, wei_zp_mask, wpos);
-                    if (r->int8)
-                        acc_s += (int64_t)s * (int64_t)w;
-                    else
-                        acc_f += s * w;
+                    tsr_ref_acc_add(
+                            &acc,
+                            tsr_ref_load_shifted(r->src_md, r->src, s_off,
+                                                 r->src_zp, src_zp_mask, spos),
+                            tsr_ref_load_shifted(r->wei_md, r->wei, w_off,
+                                                 r->wei_zp, wei_zp_mask, wpos));
                 }
             }
         }
     }
-    if (!r->int8)
-        return acc_f;
-    /* The low 32 bits are what a 32-bit accumulator would hold. */
-    return (float)(int32_t)(uint32_t)acc_s;
+    return tsr_ref_acc_value(&acc);
 }
 
 /* Step 2. */
 static float scale_and_bias(const ref_conv_t *r, float acc, tsr_dim_t g,
                             tsr_dim_t ocg, const tsr_dim_t *dpos) {
     const struct tsr_primitive_attr *attr = r->attr;
-    const tsr_dim_t oc = g * r->OCg + ocg;
+    const tsr_dim_t oc = g * r->sh.OCg + ocg;
     float b = 0.f;
     if (r->bia)
         b = tsr_load_f32(r->bia_md->data_type, r->bia,
@@ -277,9 +245,9 @@ static float apply_post_ops(const ref_conv_t *r, float v, tsr_dim_t dst_off,
 static void compute_point(const ref_conv_t *r, tsr_dim_t n, tsr_dim_t oc,
                           tsr_dim_t od, tsr_dim_t oh, tsr_dim_t ow) {
     const struct tsr_primitive_attr *attr = r->attr;
-    const tsr_dim_t g = oc / r->OCg, ocg = oc % r->OCg;
+    const tsr_dim_t g = oc / r->sh.OCg, ocg = oc % r->sh.OCg;
     tsr_dim_t dpos[TSR_MAX_NDIMS] = {n, oc};
-    set_spatial(dpos, r->ndims, 2, od, oh, ow);
+    set_spatial(dpos, r->sh.ndims, 2, od, oh, ow);
     const tsr_dim_t dst_off = md_off_v(r->dst_md, dpos);
 
     const float acc = accumulate(r, n, g, ocg, od, oh, ow);
@@ -316,27 +284,9 @@ static void ref_conv_setup(ref_conv_t *r, const struct tsr_primitive_desc *pd,
     r->wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
     r->bia = conv_with_bias(pd) ? tsr_ctx_data(ctx, TSR_ARG_BIAS) : NULL;
     r->dst = tsr_ctx_data(ctx, TSR_ARG_DST);
-    r->ndims = conv_ndims(pd);
+    conv_sizes_init(&r->sh, pd);
     r->with_groups = conv_with_groups(pd);
-    r->int8 = is_int8(r->src_md->data_type);
-    r->G = conv_G(pd);
-    r->OCg = conv_OC(pd) / r->G;
-    r->ICg = conv_IC(pd) / r->G;
-    r->ID = conv_ID(pd);
-    r->IH = conv_IH(pd);
-    r->IW = conv_IW(pd);
-    r->KD = conv_KD(pd);
-    r->KH = conv_KH(pd);
-    r->KW = conv_KW(pd);
-    r->KSD = conv_KSD(pd);
-    r->KSH = conv_KSH(pd);
-    r->KSW = conv_KSW(pd);
-    r->KDD = conv_KDD(pd);
-    r->KDH = conv_KDH(pd);
-    r->KDW = conv_KDW(pd);
-    r->padF = conv_padFront(pd);
-    r->padT = conv_padT(pd);
-    r->padL = conv_padL(pd);
+    r->int8 = op_dt_is_int8(r->src_md->data_type);
     r->src_c_step = plain_step(r->src_md, 1);
     r->wei_i_step = plain_step(r->wei_md, r->with_groups + 1);
     r->src_scales = q_values(ctx, attr->scales[TSR_QARG_SRC].set,

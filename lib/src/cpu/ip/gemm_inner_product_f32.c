@@ -4,9 +4,7 @@
  * weights must flatten over (IC, spatial) in the same order (plain or
  * channels-last) with that chain dense; "any" weights get src's order with
  * OC innermost (K x OC row-major), which the GEMM reads untransposed. */
-#include <stdlib.h>
 
-#include "common/convolution_pd.h"
 #include "common/memory_desc.h"
 #include "cpu/ip/ip_epilogue.h"
 #include "cpu/matmul/gemm_batched_f32.h"
@@ -68,20 +66,12 @@ static tsr_status_t choose_weights_layout(tsr_memory_desc_t *wei,
 }
 
 static tsr_status_t gemm_ip_init(struct tsr_primitive_desc *pd) {
-    const tsr_inner_product_desc_t *d = &pd->op.ip;
-    if (d->src_desc.data_type != tsr_f32 ||
-        d->weights_desc.data_type != tsr_f32 ||
-        !op_data_types_ok(tsr_f32, tsr_f32,
-                          ip_with_bias(pd) ? d->bias_desc.data_type : tsr_f32,
-                          d->dst_desc.data_type))
-        return tsr_unimplemented;
-    if (pd->attr.zero_points[TSR_QARG_SRC].set ||
-        pd->attr.zero_points[TSR_QARG_WEIGHTS].set)
+    if (!gemm_batched_accepts(pd, ip_with_bias(pd)))
         return tsr_unimplemented;
     tsr_status_t st =
             choose_weights_layout(&pd->md[TSR_MD_WEIGHTS], &pd->md[TSR_MD_SRC]);
     if (st == tsr_success)
-        st = tsr_conv_resolve_any_plain(pd);
+        st = tsr_pd_resolve_any_plain(pd);
     if (st != tsr_success)
         return st;
     tsr_epilogue_t ep;
@@ -106,39 +96,15 @@ static tsr_status_t gemm_ip_init(struct tsr_primitive_desc *pd) {
     if (src_k < 0 || wei_k < 0 || src->blocking.inner_nblks != 0)
         return tsr_unimplemented;
 
-    gemm_batched_plan_t *plan = calloc(1, sizeof(*plan));
-    if (!plan)
-        return tsr_out_of_memory;
-    plan->M = ip_MB(pd);
-    plan->N = ip_OC(pd);
-    plan->K = ip_K(pd);
-    plan->batch = 1;
-    plan->a_off0 = src->offset0;
-    plan->b_off0 = wei->offset0;
-    if (!gemm_matrix_view(plan->M, plan->K, src->blocking.strides[0], src_k,
-                          &plan->transa, &plan->lda) ||
-        !gemm_matrix_view(plan->K, plan->N, wei_k, wei->blocking.strides[0],
-                          &plan->transb, &plan->ldb)) {
-        free(plan);
-        return tsr_unimplemented;
-    }
-    gemm_batched_plan_finish(plan, pd, &ep);
-    pd->impl_data = plan;
-    return tsr_success;
+    const gemm_batched_plan_t shape = {
+            .M = ip_MB(pd), .N = ip_OC(pd), .K = ip_K(pd), .batch = 1};
+    return gemm_batched_plan_create(pd, &ep, &shape, src->blocking.strides[0],
+                                    src_k, wei_k, wei->blocking.strides[0]);
 }
 
 static tsr_status_t gemm_ip_execute(const struct tsr_primitive_desc *pd,
                                     const tsr_exec_ctx_t *ctx) {
-    /* Set up again per run: it points into the pd's own attributes. */
-    tsr_epilogue_t ep;
-    tsr_status_t st = ip_epilogue_init(pd, &ep);
-    if (st != tsr_success)
-        return st;
-    return gemm_batched_execute(pd->impl_data, pd, &ep, ctx);
-}
-
-static void gemm_ip_fini(struct tsr_primitive_desc *pd) {
-    free(pd->impl_data);
+    return gemm_batched_execute(pd, ctx, ip_epilogue_init);
 }
 
 const tsr_impl_t tsr_gemm_inner_product_f32_impl = {
@@ -146,5 +112,5 @@ const tsr_impl_t tsr_gemm_inner_product_f32_impl = {
         .isa = tsr_cpu_isa_generic,
         .init = gemm_ip_init,
         .execute = gemm_ip_execute,
-        .fini = gemm_ip_fini,
+        .fini = gemm_batched_plan_destroy,
 };

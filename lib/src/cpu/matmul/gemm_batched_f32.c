@@ -1,9 +1,11 @@
 /* Batched f32 GEMM with the fused epilogue (see gemm_batched_f32.h). */
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/attr.h"
 #include "common/memory_desc.h"
+#include "common/op_md.h"
 #include "cpu/gemm/gemm_f32.h"
 #include "cpu/matmul/gemm_batched_f32.h"
 
@@ -51,9 +53,11 @@ static int bias_is_gemm_friendly(const tsr_memory_desc_t *bia, int64_t N) {
            (N == 1 || bia->blocking.strides[nd - 1] == 1);
 }
 
-void gemm_batched_plan_finish(gemm_batched_plan_t *plan,
-                              struct tsr_primitive_desc *pd,
-                              const tsr_epilogue_t *ep) {
+/* Fills the rest of the plan from pd->md[] once M, N, K, the operand
+ * views and batch steps are set. */
+static void plan_finish(gemm_batched_plan_t *plan,
+                        struct tsr_primitive_desc *pd,
+                        const tsr_epilogue_t *ep) {
     const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
     const tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS];
     const int nd = dst->ndims;
@@ -85,6 +89,45 @@ void gemm_batched_plan_finish(gemm_batched_plan_t *plan,
     plan->c_buf_bytes = (plan->c_buf_bytes + 63) / 64 * 64;
     pd->scratchpad_size =
             (size_t)plan->nthr * (plan->thr_gemm_scratch + plan->c_buf_bytes);
+}
+
+int gemm_batched_accepts(const struct tsr_primitive_desc *pd, int with_bias) {
+    const tsr_data_type_t src = pd->md[TSR_MD_SRC].data_type;
+    const tsr_data_type_t wei = pd->md[TSR_MD_WEIGHTS].data_type;
+    const tsr_data_type_t bia =
+            with_bias ? pd->md[TSR_MD_BIAS].data_type : tsr_f32;
+    if (src != tsr_f32 || wei != tsr_f32 ||
+        !op_data_types_ok(tsr_f32, tsr_f32, bia, pd->md[TSR_MD_DST].data_type))
+        return 0;
+    return !pd->attr.zero_points[TSR_QARG_SRC].set &&
+           !pd->attr.zero_points[TSR_QARG_WEIGHTS].set;
+}
+
+tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
+                                      const tsr_epilogue_t *ep,
+                                      const gemm_batched_plan_t *shape,
+                                      int64_t a_sm, int64_t a_sk, int64_t b_sk,
+                                      int64_t b_sn) {
+    gemm_batched_plan_t *plan = malloc(sizeof(*plan));
+    if (!plan)
+        return tsr_out_of_memory;
+    *plan = *shape;
+    plan->a_off0 = pd->md[TSR_MD_SRC].offset0;
+    plan->b_off0 = pd->md[TSR_MD_WEIGHTS].offset0;
+    if (!gemm_matrix_view(plan->M, plan->K, a_sm, a_sk, &plan->transa,
+                          &plan->lda) ||
+        !gemm_matrix_view(plan->K, plan->N, b_sk, b_sn, &plan->transb,
+                          &plan->ldb)) {
+        free(plan);
+        return tsr_unimplemented;
+    }
+    plan_finish(plan, pd, ep);
+    pd->impl_data = plan;
+    return tsr_success;
+}
+
+void gemm_batched_plan_destroy(struct tsr_primitive_desc *pd) {
+    free(pd->impl_data);
 }
 
 /* What the GEMM's epilogue callback needs for one GEMM. */
@@ -164,10 +207,10 @@ run_one(const gemm_batched_plan_t *plan, const struct tsr_primitive_desc *pd,
     return tsr_gemm_f32(&g);
 }
 
-tsr_status_t gemm_batched_execute(const gemm_batched_plan_t *plan,
-                                  const struct tsr_primitive_desc *pd,
-                                  const tsr_epilogue_t *ep,
-                                  const tsr_exec_ctx_t *ctx) {
+static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
+                             const struct tsr_primitive_desc *pd,
+                             const tsr_epilogue_t *ep,
+                             const tsr_exec_ctx_t *ctx) {
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(ep, ctx, &rt);
     const float *src = tsr_ctx_data(ctx, TSR_ARG_SRC);
@@ -205,4 +248,15 @@ tsr_status_t gemm_batched_execute(const gemm_batched_plan_t *plan,
         status = run_one(plan, pd, ep, &rt, src, wei, bias, dst, b, scratch,
                          gemm_bytes, c_buf, 0);
     return status;
+}
+
+tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,
+                                  const tsr_exec_ctx_t *ctx,
+                                  tsr_epilogue_init_fn epilogue_init) {
+    /* Set up again per run: it points into the pd's own attributes. */
+    tsr_epilogue_t ep;
+    tsr_status_t st = epilogue_init(pd, &ep);
+    if (st != tsr_success)
+        return st;
+    return run_plan(pd->impl_data, pd, &ep, ctx);
 }

@@ -47,17 +47,30 @@ typedef struct {
     int batch_parallel;
 } gemm_batched_plan_t;
 
-/* Fills the plan from pd->md[] (all resolved) once the caller has set M, N,
- * K, the operand views and batch steps; decides C, bias and epilogue and
- * books pd->scratchpad_size. `ep` is the initialized epilogue. */
-void gemm_batched_plan_finish(gemm_batched_plan_t *plan,
-                              struct tsr_primitive_desc *pd,
-                              const tsr_epilogue_t *ep);
+/* What a "gemm:f32" primitive accepts before looking at layouts: f32
+ * source and weights, a data type combination of op_data_types_ok, no
+ * source or weights zero points. */
+int gemm_batched_accepts(const struct tsr_primitive_desc *pd, int with_bias);
 
-/* Runs every GEMM of the plan on the arguments in ctx. */
-tsr_status_t gemm_batched_execute(const gemm_batched_plan_t *plan,
-                                  const struct tsr_primitive_desc *pd,
-                                  const tsr_epilogue_t *ep,
-                                  const tsr_exec_ctx_t *ctx);
+/* Makes pd->impl_data the plan of `shape` (M, N, K and the batch fields
+ * set by the caller) whose A (M x K) has element strides a_sm, a_sk and B
+ * (K x N) b_sk, b_sn from the src and weights origins in pd->md[] (all
+ * resolved); decides C, bias and epilogue and books pd->scratchpad_size.
+ * `ep` is the initialized epilogue. tsr_unimplemented when a GEMM cannot
+ * read an operand. */
+tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
+                                      const tsr_epilogue_t *ep,
+                                      const gemm_batched_plan_t *shape,
+                                      int64_t a_sm, int64_t a_sk, int64_t b_sk,
+                                      int64_t b_sn);
+
+/* Frees the plan: the primitives' fini. */
+void gemm_batched_plan_destroy(struct tsr_primitive_desc *pd);
+
+/* Runs every GEMM of the plan in pd->impl_data on the arguments in ctx,
+ * through the epilogue `epilogue_init` sets up. */
+tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,
+                                  const tsr_exec_ctx_t *ctx,
+                                  tsr_epilogue_init_fn epilogue_init);
 
 #endif

@@ -3,9 +3,7 @@
  * along one of the two matrix dims is 1 work (transposes included); batch
  * dims of size 1 broadcast through a batch step of 0. "any" is dense
  * row-major. */
-#include <stdlib.h>
 
-#include "common/convolution_pd.h"
 #include "common/memory_desc.h"
 #include "cpu/matmul/gemm_batched_f32.h"
 #include "cpu/matmul/matmul_epilogue.h"
@@ -15,18 +13,9 @@ static int md_is_plain(const tsr_memory_desc_t *md) {
 }
 
 static tsr_status_t gemm_matmul_init(struct tsr_primitive_desc *pd) {
-    const tsr_matmul_desc_t *d = &pd->op.matmul;
-    if (d->src_desc.data_type != tsr_f32 ||
-        d->weights_desc.data_type != tsr_f32 ||
-        !op_data_types_ok(tsr_f32, tsr_f32,
-                          matmul_with_bias(pd) ? d->bias_desc.data_type
-                                               : tsr_f32,
-                          d->dst_desc.data_type))
+    if (!gemm_batched_accepts(pd, matmul_with_bias(pd)))
         return tsr_unimplemented;
-    if (pd->attr.zero_points[TSR_QARG_SRC].set ||
-        pd->attr.zero_points[TSR_QARG_WEIGHTS].set)
-        return tsr_unimplemented;
-    tsr_status_t st = tsr_conv_resolve_any_plain(pd);
+    tsr_status_t st = tsr_pd_resolve_any_plain(pd);
     if (st != tsr_success)
         return st;
     tsr_epilogue_t ep;
@@ -38,47 +27,25 @@ static tsr_status_t gemm_matmul_init(struct tsr_primitive_desc *pd) {
     if (!md_is_plain(src) || !md_is_plain(wei) || !md_is_plain(dst))
         return tsr_unimplemented;
 
-    gemm_batched_plan_t *plan = calloc(1, sizeof(*plan));
-    if (!plan)
-        return tsr_out_of_memory;
     const int nd = matmul_ndims(pd);
     const int64_t *ss = src->blocking.strides, *ws = wei->blocking.strides;
-    plan->M = matmul_M(pd);
-    plan->N = matmul_N(pd);
-    plan->K = matmul_K(pd);
-    plan->nbatch_dims = nd - 2;
-    plan->batch = matmul_batch(pd);
+    gemm_batched_plan_t shape = {.M = matmul_M(pd),
+                                 .N = matmul_N(pd),
+                                 .K = matmul_K(pd),
+                                 .nbatch_dims = nd - 2,
+                                 .batch = matmul_batch(pd)};
     for (int b = 0; b < nd - 2; b++) {
-        plan->batch_dims[b] = dst->dims[b];
-        plan->a_bstep[b] = src->dims[b] == 1 ? 0 : ss[b];
-        plan->b_bstep[b] = wei->dims[b] == 1 ? 0 : ws[b];
+        shape.batch_dims[b] = dst->dims[b];
+        shape.a_bstep[b] = src->dims[b] == 1 ? 0 : ss[b];
+        shape.b_bstep[b] = wei->dims[b] == 1 ? 0 : ws[b];
     }
-    plan->a_off0 = src->offset0;
-    plan->b_off0 = wei->offset0;
-    if (!gemm_matrix_view(plan->M, plan->K, ss[nd - 2], ss[nd - 1],
-                          &plan->transa, &plan->lda) ||
-        !gemm_matrix_view(plan->K, plan->N, ws[nd - 2], ws[nd - 1],
-                          &plan->transb, &plan->ldb)) {
-        free(plan);
-        return tsr_unimplemented;
-    }
-    gemm_batched_plan_finish(plan, pd, &ep);
-    pd->impl_data = plan;
-    return tsr_success;
+    return gemm_batched_plan_create(pd, &ep, &shape, ss[nd - 2], ss[nd - 1],
+                                    ws[nd - 2], ws[nd - 1]);
 }
 
 static tsr_status_t gemm_matmul_execute(const struct tsr_primitive_desc *pd,
                                         const tsr_exec_ctx_t *ctx) {
-    /* Set up again per run: it points into the pd's own attributes. */
-    tsr_epilogue_t ep;
-    tsr_status_t st = matmul_epilogue_init(pd, &ep);
-    if (st != tsr_success)
-        return st;
-    return gemm_batched_execute(pd->impl_data, pd, &ep, ctx);
-}
-
-static void gemm_matmul_fini(struct tsr_primitive_desc *pd) {
-    free(pd->impl_data);
+    return gemm_batched_execute(pd, ctx, matmul_epilogue_init);
 }
 
 const tsr_impl_t tsr_gemm_matmul_f32_impl = {
@@ -86,5 +53,5 @@ const tsr_impl_t tsr_gemm_matmul_f32_impl = {
         .isa = tsr_cpu_isa_generic,
         .init = gemm_matmul_init,
         .execute = gemm_matmul_execute,
-        .fini = gemm_matmul_fini,
+        .fini = gemm_batched_plan_destroy,
 };

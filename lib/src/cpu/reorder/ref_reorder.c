@@ -14,16 +14,12 @@ static tsr_status_t ref_reorder_execute(const struct tsr_primitive_desc *pd,
                                         const tsr_exec_ctx_t *ctx) {
     const tsr_memory_desc_t *src_md = &pd->md[TSR_MD_SRC];
     const tsr_memory_desc_t *dst_md = &pd->md[TSR_MD_DST];
-    const void *src = tsr_ctx_data(ctx, TSR_ARG_FROM);
-    void *dst = tsr_ctx_data(ctx, TSR_ARG_TO);
     reorder_conf_t conf;
     reorder_values_t values;
-    tsr_status_t st = reorder_conf_init(&conf, pd);
+    void *src, *dst;
+    tsr_status_t st = reorder_exec_setup(&conf, &values, &src, &dst, pd, ctx);
     if (st != tsr_success)
         return st;
-    st = reorder_values_init(&values, &conf, pd, ctx);
-    if (st != tsr_success || !src || !dst)
-        return tsr_invalid_arguments;
 
     const int ndims = src_md->ndims;
     const tsr_dim_t *dims = src_md->dims;

@@ -98,6 +98,21 @@ tsr_status_t reorder_values_init(reorder_values_t *values,
     return tsr_success;
 }
 
+tsr_status_t reorder_exec_setup(reorder_conf_t *conf, reorder_values_t *values,
+                                void **src, void **dst,
+                                const struct tsr_primitive_desc *pd,
+                                const tsr_exec_ctx_t *ctx) {
+    tsr_status_t st = reorder_conf_init(conf, pd);
+    if (st != tsr_success)
+        return st;
+    st = reorder_values_init(values, conf, pd, ctx);
+    *src = tsr_ctx_data(ctx, TSR_ARG_FROM);
+    *dst = tsr_ctx_data(ctx, TSR_ARG_TO);
+    if (st != tsr_success || !*src || !*dst)
+        return tsr_invalid_arguments;
+    return tsr_success;
+}
+
 void reorder_copy_strided(size_t esize, const void *src, tsr_dim_t src_stride,
                           void *dst, tsr_dim_t dst_stride, tsr_dim_t n) {
     /* Long contiguous runs go to memcpy; short ones are not worth the

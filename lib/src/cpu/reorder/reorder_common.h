@@ -59,6 +59,14 @@ tsr_status_t reorder_values_init(reorder_values_t *values,
                                  const struct tsr_primitive_desc *pd,
                                  const tsr_exec_ctx_t *ctx);
 
+/* What every reorder execution starts with: `conf`, the runtime values and
+ * the data pointers. Returns reorder_conf_init's error, or
+ * tsr_invalid_arguments when a value or a buffer is missing. */
+tsr_status_t reorder_exec_setup(reorder_conf_t *conf, reorder_values_t *values,
+                                void **src, void **dst,
+                                const struct tsr_primitive_desc *pd,
+                                const tsr_exec_ctx_t *ctx);
+
 /* The value of quantity `kind` at value index `idx`, or its neutral value
  * (1 for scales, 0 for zero points) when absent. */
 static inline float reorder_q_value(const reorder_values_t *values,

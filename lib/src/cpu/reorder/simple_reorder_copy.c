@@ -18,12 +18,12 @@ static int md_is_dense(const tsr_memory_desc_t *md) {
 }
 
 static tsr_status_t copy_init(struct tsr_primitive_desc *pd) {
-    const tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC];
-    const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
     reorder_conf_t conf;
     tsr_status_t st = reorder_conf_init(&conf, pd);
     if (st != tsr_success)
         return st;
+    const tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC];
+    const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
     if (!md_same_layout(src, dst) || !md_is_dense(src) || !md_is_dense(dst) ||
         !reorder_conf_is_uniform(&conf))
         return tsr_unimplemented;
@@ -34,16 +34,15 @@ static tsr_status_t copy_execute(const struct tsr_primitive_desc *pd,
                                  const tsr_exec_ctx_t *ctx) {
     const tsr_memory_desc_t *src_md = &pd->md[TSR_MD_SRC];
     const tsr_memory_desc_t *dst_md = &pd->md[TSR_MD_DST];
-    const char *src = tsr_ctx_data(ctx, TSR_ARG_FROM);
-    char *dst = tsr_ctx_data(ctx, TSR_ARG_TO);
     reorder_conf_t conf;
     reorder_values_t values;
-    tsr_status_t st = reorder_conf_init(&conf, pd);
+    void *src_data, *dst_data;
+    tsr_status_t st =
+            reorder_exec_setup(&conf, &values, &src_data, &dst_data, pd, ctx);
     if (st != tsr_success)
         return st;
-    st = reorder_values_init(&values, &conf, pd, ctx);
-    if (st != tsr_success || !src || !dst)
-        return tsr_invalid_arguments;
+    const char *src = src_data;
+    char *dst = dst_data;
 
     const size_t src_esize = tsr_data_type_size(conf.src_dt);
     const size_t dst_esize = tsr_data_type_size(conf.dst_dt);
@@ -70,7 +69,7 @@ static tsr_status_t copy_execute(const struct tsr_primitive_desc *pd,
                                  conf.round_mode);
     }
     /* Zero points or a sum can make the padded tail non-zero. */
-    md_zero_pad(dst_md, tsr_ctx_data(ctx, TSR_ARG_TO));
+    md_zero_pad(dst_md, dst_data);
     return tsr_success;
 }
 

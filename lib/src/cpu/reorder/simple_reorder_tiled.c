@@ -420,13 +420,11 @@ static tsr_status_t tiled_execute(const struct tsr_primitive_desc *pd,
     const tiled_plan_t *p = pd->impl_data;
     reorder_conf_t conf;
     reorder_values_t values;
-    tsr_status_t st = reorder_conf_init(&conf, pd);
+    void *src, *dst;
+    tsr_status_t st = reorder_exec_setup(&conf, &values, &src, &dst, pd, ctx);
     if (st != tsr_success)
         return st;
-    st = reorder_values_init(&values, &conf, pd, ctx);
-    void *src = tsr_ctx_data(ctx, TSR_ARG_FROM);
-    void *dst = tsr_ctx_data(ctx, TSR_ARG_TO);
-    if (st != tsr_success || !src || !dst || !p)
+    if (!p)
         return tsr_invalid_arguments;
 
     tiled_ctx_t c = {.p = p, .conf = &conf, .values = &values};
