@@ -136,6 +136,10 @@ int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
                      int wei_oc_mask);
 /* Number of values a mask selects: product of dims[d] over its bits. */
 int64_t attr_mask_count(int mask, int ndims, const int64_t *dims);
+/* Row-major index over the dims a mask selects, for a point `pos` of an
+ * argument with `ndims` leading dims `dims`. */
+int64_t attr_mask_index(int mask, int ndims, const int64_t *dims,
+                        const int64_t *pos);
 /* TSR_ARG_SRC, TSR_ARG_WEIGHTS or TSR_ARG_DST. */
 int attr_qarg2tsr(bench_qarg_t arg);
 

@@ -33,6 +33,15 @@ int64_t attr_mask_count(int mask, int ndims, const int64_t *dims) {
     return count;
 }
 
+int64_t attr_mask_index(int mask, int ndims, const int64_t *dims,
+                        const int64_t *pos) {
+    int64_t idx = 0;
+    for (int d = 0; d < ndims; d++)
+        if (mask & (1 << d))
+            idx = idx * dims[d] + pos[d];
+    return idx;
+}
+
 int attr_qarg2tsr(bench_qarg_t arg) {
     switch (arg) {
     case QARG_SRC:

@@ -14,6 +14,13 @@
 void fill_int_values(float *buf, int64_t n, int lo, int hi, double density,
                      uint64_t seed);
 
+/* The arguments of one fill_int_values call. */
+typedef struct {
+    int lo, hi;     /* integer fill range */
+    double density; /* fraction of non-zero points */
+    uint64_t seed;
+} fill_rule_t;
+
 /* Prints the logical coordinates of element `idx` into buf. */
 typedef void (*idx2str_fn)(const void *ctx, int64_t idx, char *buf, size_t len);
 

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,4 +364,17 @@ int parse_common_option(const char *tok) {
     if (rc < 0)
         bench_usage_error("%s", err);
     return rc;
+}
+
+void bench_appendf(bench_line_t *l, const char *fmt, ...) {
+    if (!l->buf || l->used + 1 >= l->len)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(l->buf + l->used, l->len - l->used, fmt, args);
+    va_end(args);
+    if (n > 0)
+        l->used += (size_t)n;
+    if (l->used >= l->len)
+        l->used = l->len - 1;
 }

@@ -5,6 +5,7 @@
 #ifndef BENCHDNN_COMMON_PARSER_H
 #define BENCHDNN_COMMON_PARSER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Common options: --mode, -vN/--verbose, --match, --skip-impl, --impl,
@@ -38,5 +39,13 @@ int parse_bool_try(const char *s, int *value);
 /* Prints a warning when options followed the last problem. Drivers call it
  * after the loop with the number of trailing option tokens. */
 void parse_warn_trailing_options(int count);
+
+/* Bounded appending to a buffer (always NUL-terminated, truncates). */
+typedef struct {
+    char *buf;
+    size_t len, used;
+} bench_line_t;
+void bench_appendf(bench_line_t *l, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 #endif

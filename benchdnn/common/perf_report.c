@@ -247,6 +247,17 @@ static void expand_template(const char *tpl, const perf_fields_t *f,
     putchar('\n');
 }
 
+void perf_fields_set_extra(perf_fields_t *f, int n, const char *const *names,
+                           const int64_t *values,
+                           char (*text)[PERF_EXTRA_LEN]) {
+    for (int i = 0; i < n; i++) {
+        snprintf(text[i], PERF_EXTRA_LEN, "%lld", (long long)values[i]);
+        f->extra_name[i] = names[i];
+        f->extra_value[i] = text[i];
+    }
+    f->n_extra = n;
+}
+
 void perf_report(const perf_fields_t *f, const bench_timer_t *t) {
     const char *tpl = bench_settings.perf_template;
     run_header_print_once();

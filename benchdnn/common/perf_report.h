@@ -38,6 +38,14 @@ typedef struct {
     const char *extra_value[32];
 } perf_fields_t;
 
+/* Text of one extra column's value. */
+#define PERF_EXTRA_LEN 24
+
+/* Sets the n (<= 32) extra columns names[i]=values[i], printed into
+ * `text`, which must live until perf_report. */
+void perf_fields_set_extra(perf_fields_t *f, int n, const char *const *names,
+                           const int64_t *values, char (*text)[PERF_EXTRA_LEN]);
+
 /* Prints one performance line (and the csv header before the first). */
 void perf_report(const perf_fields_t *f, const bench_timer_t *t);
 

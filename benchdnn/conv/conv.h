@@ -16,8 +16,11 @@
 #include <stdint.h>
 
 #include "common/attr.h"
+#include "common/bench_run.h"
 #include "common/benchdnn.h"
+#include "common/dt_cfg.h"
 #include "common/fill_compare.h"
+#include "common/layout_tag.h"
 #include "tessera.h"
 
 enum { CONV_D = 0, CONV_H = 1, CONV_W = 2, CONV_NSPATIAL = 3 };
@@ -57,14 +60,6 @@ int conv_desc_parse_try(const char *str, conv_desc_t *desc, char *err);
 void conv_desc_print(const conv_desc_t *d, int canonical, char *buf,
                      size_t len);
 
-/* Bounded appending to a buffer (always NUL-terminated, truncates). */
-typedef struct {
-    char *buf;
-    size_t len, used;
-} conv_line_t;
-void conv_appendf(conv_line_t *l, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
-
 int conv_desc_equal(const conv_desc_t *a, const conv_desc_t *b);
 
 /* The extent of the dilated kernel along spatial dim i. */
@@ -94,30 +89,7 @@ const char *conv_dir2str(conv_dir_t dir);
 int conv_str2alg(const char *s);
 const char *conv_alg2str(conv_alg_t alg);
 
-/* Data types of a problem, from --cfg (v2.x names such as "u8s8u8",
- * "bf16bf16f32", "f32_wino") or --dt (v3.x "f32", "u8:s8:u8"). A type the
- * library lacks (oneDNN's f64, f8_e5m2, ...) parses, so foreign batch
- * files run; the problem then reports UNIMPLEMENTED naming it. */
-typedef struct {
-    char text[48];                 /* as printed after --cfg= / --dt= */
-    int legacy;                    /* came from --cfg */
-    tsr_data_type_t src, wei, dst; /* undef when `unsupported` is set */
-    char unsupported[16];
-} conv_dt_cfg_t;
-
-int conv_dt_cfg_parse_try(const char *value, int legacy, conv_dt_cfg_t *cfg,
-                          char *err);
-/* The default f32 however spelled (--cfg=f32, --dt=f32, --dt=f32:f32:f32):
- * not printed in repro lines unless canonical. */
-int conv_dt_cfg_is_default(const conv_dt_cfg_t *cfg);
-
-/* Bias data type from --bia-dt: a library type, or an unsupported name. */
-typedef struct {
-    tsr_data_type_t dt;
-    char unsupported[16];
-} conv_bia_dt_t;
-
-int conv_bia_dt_parse_try(const char *value, conv_bia_dt_t *bia, char *err);
+/* Data types: common/dt_cfg.h. */
 
 /* ------------------------------------------------------------------------ */
 /* The problem. */
@@ -128,8 +100,8 @@ int conv_bia_dt_parse_try(const char *value, conv_bia_dt_t *bia, char *err);
 typedef struct {
     conv_desc_t desc; /* mb already replaced by --mb when given */
     conv_dir_t dir;
-    conv_dt_cfg_t cfg;
-    conv_bia_dt_t bia;
+    bench_dt_cfg_t cfg;
+    bench_bia_dt_t bia;
     char stag[CONV_TAG_LEN], wtag[CONV_TAG_LEN], dtag[CONV_TAG_LEN];
     conv_alg_t alg;
     /* --attr-fpmath ("strict" by default) only permits lower internal
@@ -157,10 +129,6 @@ int64_t conv_reduction_len(const conv_prb_t *p);
 /* 2 * MB * OC * OD*OH*OW * IC/G * KD*KH*KW. */
 double conv_ops(const conv_prb_t *p);
 
-/* Expands a meta-tag (abx, axb, xba, aBx4b, aBx8b, aBx16b, ABx16a16b) for
- * a tensor of rank `ndims` into a library tag; other tags are copied. */
-void conv_resolve_tag(const char *tag, int ndims, char *out, size_t len);
-
 /* The command line reproducing the problem: "--conv" + non-default driver
  * options (all with `canonical`) + the descriptor. */
 void conv_prb_repro(const conv_prb_t *p, int canonical, char *buf, size_t len);
@@ -169,17 +137,14 @@ void conv_prb_repro(const conv_prb_t *p, int canonical, char *buf, size_t len);
 /* Fill and compare rules per data type (conv_cfg.c). */
 
 typedef enum {
-    CONV_DATA_SRC = 0,
-    CONV_DATA_WEI,
-    CONV_DATA_BIA,
-    CONV_DATA_DST, /* the values dst holds before execution (sum post-op) */
+    /* bench_run_t.fill is indexed by the same kinds. */
+    CONV_DATA_SRC = BENCH_DATA_SRC,
+    CONV_DATA_WEI = BENCH_DATA_WEI,
+    CONV_DATA_BIA = BENCH_DATA_BIA,
+    CONV_DATA_DST = BENCH_DATA_DST, /* dst before execution (sum post-op) */
 } conv_data_kind_t;
 
-typedef struct {
-    int lo, hi;     /* integer fill range */
-    double density; /* fraction of non-zero points */
-    uint64_t seed;
-} conv_fill_t;
+typedef fill_rule_t conv_fill_t;
 
 void conv_fill_cfg(const conv_prb_t *p, conv_data_kind_t kind,
                    conv_fill_t *fill);
@@ -195,13 +160,7 @@ void conv_compare_cfg(const conv_prb_t *p, compare_cfg_t *cmp);
 /* ------------------------------------------------------------------------ */
 /* Reference (conv_ref.c). */
 
-typedef struct {
-    const float *src, *wei, *bia; /* dense logical order; bia may be NULL */
-    const float *dst_old;   /* dst before execution, as the sum post-op reads
-                               it; may be NULL without a sum post-op */
-    float *const *bin_src1; /* per post-op, dense over its dims, or NULL */
-    float *dst;             /* output, dense logical order */
-} conv_ref_args_t;
+typedef bench_ref_args_t conv_ref_args_t; /* dense logical order */
 
 /* Forward convolution with the problem's attributes, rounded and
  * saturated to the dst data type. */
@@ -237,19 +196,14 @@ static inline int conv_wei_oc_mask(const conv_prb_t *p) {
 int conv_quant_init(const conv_prb_t *p, conv_quant_t *q, char *reason,
                     size_t reason_len);
 
-/* Row-major index over the dims a mask selects, for a point `pos` of an
- * argument with `ndims` leading dims `dims`. */
-int64_t conv_mask_index(int mask, int ndims, const int64_t *dims,
-                        const int64_t *pos);
-
 /* ------------------------------------------------------------------------ */
 /* Driver options (conv_bench.c): each a comma list, multiplied. */
 
 typedef struct {
     int n_dir, n_cfg, n_bia, n_stag, n_wtag, n_dtag, n_alg, n_fpmath, n_mb;
     conv_dir_t dir[BENCH_MAX_LIST];
-    conv_dt_cfg_t cfg[BENCH_MAX_LIST];
-    conv_bia_dt_t bia[BENCH_MAX_LIST];
+    bench_dt_cfg_t cfg[BENCH_MAX_LIST];
+    bench_bia_dt_t bia[BENCH_MAX_LIST];
     char stag[BENCH_MAX_LIST][CONV_TAG_LEN];
     char wtag[BENCH_MAX_LIST][CONV_TAG_LEN];
     char dtag[BENCH_MAX_LIST][CONV_TAG_LEN];
@@ -281,10 +235,16 @@ int conv_bench(int ntokens, char **tokens);
 void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res);
 
 /* What every library's run of a problem shares (conv_run.c): */
-/* Computes the reference into args->dst and compares `got` (dense f32 dst)
+/* The harness' own checks before any library is asked: forward only (else
+ * UNIMPLEMENTED "DIR: FWD_ONLY"), data types the `checker` ("library",
+ * "harness") supports, attributes the reference applies. 0 with res set
+ * when the problem stops. */
+int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
+                         const char *checker, res_t *res);
+/* Computes the reference of f's inputs into f->ref and compares f->got
  * with it, filling res. */
-void conv_check_against_ref(const conv_prb_t *p, const conv_ref_args_t *args,
-                            const float *got, res_t *res);
+void conv_check_against_ref(const conv_prb_t *p, const bench_f32_t *f,
+                            res_t *res);
 /* --mode=B: the dst of two runs (dense f32) must agree bit for bit;
  * FAILED when not, PASSED when res was EXECUTED. */
 void conv_compare_bitwise(const conv_prb_t *p, const float *first,

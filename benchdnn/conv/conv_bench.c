@@ -23,7 +23,7 @@ static void settings_defaults(conv_settings_t *s) {
     s->n_dir = s->n_cfg = s->n_bia = s->n_stag = s->n_wtag = s->n_dtag = 1;
     s->n_alg = s->n_fpmath = s->n_mb = 1;
     s->dir[0] = CONV_FWD_B;
-    conv_dt_cfg_parse_try("f32", 0, &s->cfg[0], NULL);
+    bench_dt_cfg_parse_try("f32", 0, &s->cfg[0], NULL);
     s->bia[0].dt = tsr_f32;
     strcpy(s->stag[0], "any");
     strcpy(s->wtag[0], "any");
@@ -44,25 +44,6 @@ void conv_settings_fini(conv_settings_t *s) {
 
 /* ------------------------------------------------------------------------ */
 /* Option values */
-
-/* A tag is valid when it names a layout for some rank (meta-tags expanded
- * for that rank); "any" always is. */
-static int tag_is_valid(const char *tag) {
-    if (strcmp(tag, "any") == 0)
-        return 1;
-    for (int ndims = 1; ndims <= 6; ndims++) {
-        char resolved[64];
-        conv_resolve_tag(tag, ndims, resolved, sizeof(resolved));
-        tsr_dims_t dims;
-        for (int d = 0; d < ndims; d++)
-            dims[d] = 32;
-        tsr_memory_desc_t md;
-        if (tsr_memory_desc_init_by_tag(&md, ndims, dims, tsr_f32, resolved) ==
-            tsr_success)
-            return 1;
-    }
-    return 0;
-}
 
 static int parse_fpmath(const char *v, char *out, char *err) {
     static const char *const modes[] = {"strict", "bf16", "f16", "tf32", "any"};
@@ -94,14 +75,14 @@ static int parse_item(conv_settings_t *s, const char *opt, const char *v, int i,
         return 0;
     }
     if (!strcmp(opt, "cfg") || !strcmp(opt, "dt"))
-        return conv_dt_cfg_parse_try(v, !strcmp(opt, "cfg"), &s->cfg[i], err);
+        return bench_dt_cfg_parse_try(v, !strcmp(opt, "cfg"), &s->cfg[i], err);
     if (!strcmp(opt, "bia-dt") || !strcmp(opt, "bia_dt"))
-        return conv_bia_dt_parse_try(v, &s->bia[i], err);
+        return bench_bia_dt_parse_try(v, &s->bia[i], err);
     if (!strcmp(opt, "stag") || !strcmp(opt, "wtag") || !strcmp(opt, "dtag")) {
         char(*tags)[CONV_TAG_LEN] = opt[0] == 's'   ? s->stag
                                     : opt[0] == 'w' ? s->wtag
                                                     : s->dtag;
-        if (strlen(v) >= CONV_TAG_LEN || !tag_is_valid(v)) {
+        if (strlen(v) >= CONV_TAG_LEN || !bench_tag_is_valid(v)) {
             bench_set_err(err, "--%s: unknown tag '%s'", opt, v);
             return -1;
         }

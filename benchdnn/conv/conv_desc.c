@@ -22,10 +22,10 @@
  * padding cannot produce (negative left padding, or a right padding of
  * -stride or less, which would mean the output is too small). */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/parser.h"
 #include "conv/conv.h"
 
 /* Raw entries as written, before the implicit rules. */
@@ -361,19 +361,6 @@ int conv_desc_equal(const conv_desc_t *a, const conv_desc_t *b) {
     return 1;
 }
 
-void conv_appendf(conv_line_t *l, const char *fmt, ...) {
-    if (!l->buf || l->used + 1 >= l->len)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(l->buf + l->used, l->len - l->used, fmt, args);
-    va_end(args);
-    if (n > 0)
-        l->used += (size_t)n;
-    if (l->used >= l->len)
-        l->used = l->len - 1;
-}
-
 static int same_dims(const conv_desc_t *d, int a, int b) {
     return d->in[a] == d->in[b] && d->out[a] == d->out[b] &&
            d->ker[a] == d->ker[b] && d->str[a] == d->str[b] &&
@@ -382,7 +369,7 @@ static int same_dims(const conv_desc_t *d, int a, int b) {
 
 void conv_desc_print(const conv_desc_t *d, int canonical, char *buf,
                      size_t len) {
-    conv_line_t o = {buf, len, 0};
+    bench_line_t o = {buf, len, 0};
     if (len > 0)
         buf[0] = '\0';
     /* Which spatial dims to write: the smaller dims are left out when they
@@ -402,15 +389,15 @@ void conv_desc_print(const conv_desc_t *d, int canonical, char *buf,
     }
     /* g1 written out means grouped weights, so g appears only when given. */
     if (d->has_groups)
-        conv_appendf(&o, "g%lld", (long long)d->g);
+        bench_appendf(&o, "g%lld", (long long)d->g);
     if (canonical || d->mb != 2)
-        conv_appendf(&o, "mb%lld", (long long)d->mb);
-    conv_appendf(&o, "ic%lld", (long long)d->ic);
+        bench_appendf(&o, "mb%lld", (long long)d->mb);
+    bench_appendf(&o, "ic%lld", (long long)d->ic);
     for (int i = 0; i < CONV_NSPATIAL; i++)
         if (print[i])
-            conv_appendf(&o, "%s%lld", field_keys[F_IN + i],
-                         (long long)d->in[i]);
-    conv_appendf(&o, "oc%lld", (long long)d->oc);
+            bench_appendf(&o, "%s%lld", field_keys[F_IN + i],
+                          (long long)d->in[i]);
+    bench_appendf(&o, "oc%lld", (long long)d->oc);
     const int groups[] = {F_OUT, F_KER, F_STR, F_PAD, F_DIL};
     const int64_t *const values[] = {d->out, d->ker, d->str, d->pad, d->dil};
     for (int j = 0; j < 5; j++) {
@@ -419,9 +406,9 @@ void conv_desc_print(const conv_desc_t *d, int canonical, char *buf,
             continue;
         for (int i = 0; i < CONV_NSPATIAL; i++)
             if (print[i])
-                conv_appendf(&o, "%s%lld", field_keys[groups[j] + i],
-                             (long long)values[j][i]);
+                bench_appendf(&o, "%s%lld", field_keys[groups[j] + i],
+                              (long long)values[j][i]);
     }
     if (d->name[0])
-        conv_appendf(&o, "n\"%s\"", d->name);
+        bench_appendf(&o, "n\"%s\"", d->name);
 }

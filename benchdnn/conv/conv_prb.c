@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/parser.h"
 #include "conv/conv.h"
 
 static const char *const dir_names[] = {"FWD_B", "FWD_D", "FWD_I",
@@ -108,66 +109,35 @@ double conv_ops(const conv_prb_t *p) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Tags */
-
-void conv_resolve_tag(const char *tag, int ndims, char *out, size_t len) {
-    /* The outer part (letters before the first block size) of a meta-tag
-     * is dim letters and one 'x' standing for the dims it does not name,
-     * in order: axb -> acdb for 4 dims, aBx16b -> aBcd16b. */
-    size_t outer = strcspn(tag, "0123456789");
-    const char *x = memchr(tag, 'x', outer);
-    int meta = x && memchr(x + 1, 'x', outer - (size_t)(x - tag) - 1) == NULL;
-    for (size_t i = 0; meta && i < outer; i++)
-        meta = tag[i] == 'x' || (tolower((unsigned char)tag[i]) >= 'a' &&
-                                 tolower((unsigned char)tag[i]) <= 'f');
-    if (!meta) {
-        snprintf(out, len, "%s", tag);
-        return;
-    }
-    int used[26] = {0};
-    for (size_t i = 0; i < outer; i++) {
-        int c = tolower((unsigned char)tag[i]) - 'a';
-        if (tag[i] != 'x' && c >= 0 && c < 26)
-            used[c] = 1;
-    }
-    char spatial[TSR_MAX_NDIMS + 1];
-    int n = 0;
-    for (int c = 0; c < ndims && c < 26 && n < TSR_MAX_NDIMS; c++)
-        if (!used[c])
-            spatial[n++] = (char)('a' + c);
-    spatial[n] = '\0';
-    snprintf(out, len, "%.*s%s%s", (int)(x - tag), tag, spatial, x + 1);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Repro */
 
 void conv_prb_repro(const conv_prb_t *p, int canonical, char *buf, size_t len) {
-    conv_line_t l = {buf, len, 0};
+    bench_line_t l = {buf, len, 0};
     if (len > 0)
         buf[0] = '\0';
-    conv_appendf(&l, "--conv");
+    bench_appendf(&l, "--conv");
     if (canonical || p->dir != CONV_FWD_B)
-        conv_appendf(&l, " --dir=%s", conv_dir2str(p->dir));
-    if (canonical || !conv_dt_cfg_is_default(&p->cfg))
-        conv_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt", p->cfg.text);
+        bench_appendf(&l, " --dir=%s", conv_dir2str(p->dir));
+    if (canonical || !bench_dt_cfg_is_default(&p->cfg))
+        bench_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt",
+                      p->cfg.text);
     if (canonical || p->bia.unsupported[0] || p->bia.dt != tsr_f32)
-        conv_appendf(&l, " --bia-dt=%s",
-                     p->bia.unsupported[0] ? p->bia.unsupported
-                                           : tsr_data_type2str(p->bia.dt));
+        bench_appendf(&l, " --bia-dt=%s",
+                      p->bia.unsupported[0] ? p->bia.unsupported
+                                            : tsr_data_type2str(p->bia.dt));
     const char *const tag_options[] = {"stag", "wtag", "dtag"};
     const char *const tags[] = {p->stag, p->wtag, p->dtag};
     for (int i = 0; i < 3; i++)
         if (canonical || strcmp(tags[i], "any") != 0)
-            conv_appendf(&l, " --%s=%s", tag_options[i], tags[i]);
+            bench_appendf(&l, " --%s=%s", tag_options[i], tags[i]);
     if (canonical || p->alg != CONV_ALG_DIRECT)
-        conv_appendf(&l, " --alg=%s", conv_alg2str(p->alg));
+        bench_appendf(&l, " --alg=%s", conv_alg2str(p->alg));
     if (canonical || strcmp(p->fpmath, "strict") != 0)
-        conv_appendf(&l, " --attr-fpmath=%s", p->fpmath);
+        bench_appendf(&l, " --attr-fpmath=%s", p->fpmath);
     char attr[1024] = ""; /* attr_to_repro appends */
     attr_to_repro(&p->attr, canonical, attr, sizeof(attr));
-    conv_appendf(&l, "%s", attr);
+    bench_appendf(&l, "%s", attr);
     char desc[512];
     conv_desc_print(&p->desc, canonical, desc, sizeof(desc));
-    conv_appendf(&l, " %s", desc);
+    bench_appendf(&l, " %s", desc);
 }

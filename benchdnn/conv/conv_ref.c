@@ -71,7 +71,7 @@ static int quant_init(const conv_prb_t *p, ref_quant_t *rq) {
 static int64_t data_q_index(const conv_q_entry_t *e, int64_t mb,
                             int64_t channels, int64_t c) {
     const int64_t dims[2] = {0, channels}, pos[2] = {mb, c};
-    return conv_mask_index(e->mask, 2, dims, pos);
+    return attr_mask_index(e->mask, 2, dims, pos);
 }
 
 /* Value index for output channel oc of the weights: (g, oc in group) with
@@ -80,9 +80,9 @@ static int64_t wei_q_index(const conv_desc_t *d, const conv_q_entry_t *e,
                            int64_t oc) {
     const int64_t ocg = d->oc / d->g;
     if (!d->has_groups)
-        return conv_mask_index(e->mask, 1, &d->oc, &oc);
+        return attr_mask_index(e->mask, 1, &d->oc, &oc);
     const int64_t dims[2] = {d->g, ocg}, pos[2] = {oc / ocg, oc % ocg};
-    return conv_mask_index(e->mask, 2, dims, pos);
+    return attr_mask_index(e->mask, 2, dims, pos);
 }
 
 /* Indexes j in [lo, hi), within [0, n), for which start + j*step lies in

@@ -46,7 +46,7 @@ typedef enum {
 typedef struct {
     ip_desc_t desc; /* mb already replaced by --mb when given */
     ip_dir_t dir;
-    conv_dt_cfg_t cfg;
+    bench_dt_cfg_t cfg;
     char tag[3][OPT_VALUE_LEN];
     char fpmath[OPT_VALUE_LEN];
     bench_attr_t attr;

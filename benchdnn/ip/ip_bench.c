@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/bench_lib.h"
+#include "common/opt_driver.h"
 #include "common/parser.h"
 #include "ip/ip.h"
 
@@ -62,8 +62,12 @@ static const opt_def_t options[OPT_COUNT] = {
         {"mb", NULL, "0", validate_mb},
 };
 
-static void make_prb(const ip_desc_t *desc, const char *const *v,
-                     const bench_attr_t *attr, ip_prb_t *p) {
+/* The problem of one option combination, and its repro line. */
+static void make_prb(const void *desc_v, const char *const *v,
+                     const bench_attr_t *attr, void *prb, char *repro,
+                     size_t len) {
+    const ip_desc_t *desc = desc_v;
+    ip_prb_t *p = prb;
     memset(p, 0, sizeof(*p));
     p->desc = *desc;
     int64_t mb = 0;
@@ -76,36 +80,39 @@ static void make_prb(const ip_desc_t *desc, const char *const *v,
         snprintf(p->tag[t], OPT_VALUE_LEN, "%s", v[OPT_STAG + t]);
     snprintf(p->fpmath, OPT_VALUE_LEN, "%s", v[OPT_FPMATH]);
     p->attr = *attr;
+    ip_prb_repro(p, bench_settings.canonical, repro, len);
 }
 
 void ip_prb_repro(const ip_prb_t *p, int canonical, char *buf, size_t len) {
-    conv_line_t l = {buf, len, 0};
+    bench_line_t l = {buf, len, 0};
     if (len > 0)
         buf[0] = '\0';
-    conv_appendf(&l, "--ip");
+    bench_appendf(&l, "--ip");
     if (canonical || p->dir != IP_FWD_B)
-        conv_appendf(&l, " --dir=%s", dir_names[p->dir]);
-    if (canonical || !conv_dt_cfg_is_default(&p->cfg))
-        conv_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt", p->cfg.text);
+        bench_appendf(&l, " --dir=%s", dir_names[p->dir]);
+    if (canonical || !bench_dt_cfg_is_default(&p->cfg))
+        bench_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt",
+                      p->cfg.text);
     static const char *const tag_opts[3] = {"stag", "wtag", "dtag"};
     for (int t = 0; t < 3; t++)
         if (canonical || strcmp(p->tag[t], "any") != 0)
-            conv_appendf(&l, " --%s=%s", tag_opts[t], p->tag[t]);
+            bench_appendf(&l, " --%s=%s", tag_opts[t], p->tag[t]);
     if (canonical || strcmp(p->fpmath, "strict") != 0)
-        conv_appendf(&l, " --attr-fpmath=%s", p->fpmath);
+        bench_appendf(&l, " --attr-fpmath=%s", p->fpmath);
     char attr[1024] = "";
     attr_to_repro(&p->attr, canonical, attr, sizeof(attr));
-    conv_appendf(&l, "%s", attr);
+    bench_appendf(&l, "%s", attr);
     char desc[512];
     ip_desc_print(&p->desc, canonical, desc, sizeof(desc));
-    conv_appendf(&l, " %s", desc);
+    bench_appendf(&l, " %s", desc);
 }
 
 static int is_float(tsr_data_type_t dt) {
     return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
 }
 
-static void run_problem(const ip_prb_t *p, const char *repro, res_t *res) {
+static void run_problem(const void *prb, const char *repro, res_t *res) {
+    const ip_prb_t *p = prb;
     const ip_desc_t *d = &p->desc;
     if (p->dir != IP_FWD_B && p->dir != IP_FWD_D && p->dir != IP_FWD_I) {
         res->state = STATE_UNIMPLEMENTED;
@@ -145,79 +152,30 @@ static void run_problem(const ip_prb_t *p, const char *repro, res_t *res) {
     t.M = d->mb;
     t.N = d->oc;
     t.batch = 1;
-    char desc[512], tags_text[3 * OPT_VALUE_LEN + 3];
+    char desc[512];
     ip_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
-    snprintf(tags_text, sizeof(tags_text), "%s:%s:%s", p->tag[0], p->tag[1],
-             p->tag[2]);
-    t.name = d->name;
-    t.desc = desc;
-    t.dir = dir_names[p->dir];
-    t.tags_text = tags_text;
-    t.mb = d->mb;
-    mm_task_run(&t, repro, res);
-}
-
-static void run_on_lib(void *prb, bench_lib_t lib, const char *repro,
-                       res_t *res) {
-    if (lib != BENCH_LIB_TESSERA) {
-        res->state = STATE_UNIMPLEMENTED;
-        snprintf(res->reason, sizeof(res->reason),
-                 "the ip driver runs Tessera only");
-        return;
-    }
-    run_problem(prb, repro, res);
+    const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
+    mm_task_run_described(&t, d->name, desc, dir_names[p->dir], option_tags,
+                          d->mb, repro, res);
 }
 
 /* ------------------------------------------------------------------------ */
-/* The loop */
+/* The loop (common/opt_driver.h) */
 
-static int loop_parse_option(void *state, const char *tok) {
-    char err[BENCH_ERR_LEN];
-    int rc = opt_lists_parse_try(state, tok, err);
-    if (rc < 0)
-        bench_usage_error("%s", err);
-    return rc;
-}
-
-static void loop_reset(void *state) {
-    opt_lists_reset(state);
-}
-
-static void loop_run_descriptor(void *state, const char *text) {
-    const opt_lists_t *lists = state;
-    char err[BENCH_ERR_LEN];
-    ip_desc_t desc;
-    if (ip_desc_parse_try(text, &desc, err) != 0)
-        bench_usage_error("%s", err);
-    const int count = opt_lists_count(lists);
-    for (int i = 0; i < count; i++) {
-        const char *values[OPT_MAX];
-        bench_attr_t attr;
-        opt_lists_get(lists, i, values, &attr);
-        ip_prb_t p;
-        make_prb(&desc, values, &attr, &p);
-        char repro[2048];
-        ip_prb_repro(&p, bench_settings.canonical, repro, sizeof(repro));
-        const int idx = bench_next_index();
-        if (!bench_should_run(idx, repro))
-            continue;
-        bench_run_libs(idx, repro, run_on_lib, &p);
-    }
+static int parse_desc(const char *text, void *desc, char *err) {
+    return ip_desc_parse_try(text, desc, err);
 }
 
 int ip_bench(int ntokens, char **tokens) {
-    opt_lists_t *lists = malloc(sizeof(*lists));
-    if (!lists)
-        bench_usage_error("out of memory");
-    opt_lists_init(lists, options, OPT_COUNT);
-    const bench_driver_loop_t loop = {
-            .state = lists,
-            .parse_option = loop_parse_option,
-            .reset = loop_reset,
-            .run_descriptor = loop_run_descriptor,
+    static const opt_driver_t driver = {
+            .name = "ip",
+            .defs = options,
+            .ndefs = OPT_COUNT,
+            .desc_size = sizeof(ip_desc_t),
+            .prb_size = sizeof(ip_prb_t),
+            .parse_desc = parse_desc,
+            .make_prb = make_prb,
+            .run = run_problem,
     };
-    bench_driver_loop(ntokens, tokens, &loop);
-    opt_lists_reset(lists);
-    free(lists);
-    return 0;
+    return opt_driver_bench(&driver, ntokens, tokens);
 }

@@ -89,19 +89,19 @@ int ip_desc_parse_try(const char *str, ip_desc_t *desc, char *err) {
 }
 
 void ip_desc_print(const ip_desc_t *d, int canonical, char *buf, size_t len) {
-    conv_line_t l = {buf, len, 0};
+    bench_line_t l = {buf, len, 0};
     if (len > 0)
         buf[0] = '\0';
     if (canonical || d->mb != 2)
-        conv_appendf(&l, "mb%lld", (long long)d->mb);
-    conv_appendf(&l, "ic%lld", (long long)d->ic);
+        bench_appendf(&l, "mb%lld", (long long)d->mb);
+    bench_appendf(&l, "ic%lld", (long long)d->ic);
     if (d->ndims == 5)
-        conv_appendf(&l, "id%lld", (long long)d->id);
+        bench_appendf(&l, "id%lld", (long long)d->id);
     if (d->ndims >= 4)
-        conv_appendf(&l, "ih%lld", (long long)d->ih);
+        bench_appendf(&l, "ih%lld", (long long)d->ih);
     if (d->ndims >= 3)
-        conv_appendf(&l, "iw%lld", (long long)d->iw);
-    conv_appendf(&l, "oc%lld", (long long)d->oc);
+        bench_appendf(&l, "iw%lld", (long long)d->iw);
+    bench_appendf(&l, "oc%lld", (long long)d->oc);
     if (d->name[0])
-        conv_appendf(&l, "n\"%s\"", d->name);
+        bench_appendf(&l, "n\"%s\"", d->name);
 }

@@ -44,7 +44,7 @@ int matmul_strides_parse_try(const char *value, matmul_strides_t *s, char *err);
 
 typedef struct {
     matmul_desc_t desc;
-    conv_dt_cfg_t cfg;
+    bench_dt_cfg_t cfg;
     tsr_data_type_t bia_dt; /* undef: no bias */
     char bia_unsupported[16];
     int bia_mask;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/bench_lib.h"
+#include "common/opt_driver.h"
 #include "common/parser.h"
 #include "matmul/matmul.h"
 
@@ -78,8 +78,12 @@ static const opt_def_t options[OPT_COUNT] = {
 };
 
 /* The problem of combination values `v` and attributes for `desc`. */
-static void make_prb(const matmul_desc_t *desc, const char *const *v,
-                     const bench_attr_t *attr, matmul_prb_t *p) {
+/* The problem of one option combination, and its repro line. */
+static void make_prb(const void *desc_v, const char *const *v,
+                     const bench_attr_t *attr, void *prb, char *repro,
+                     size_t len) {
+    const matmul_desc_t *desc = desc_v;
+    matmul_prb_t *p = prb;
     memset(p, 0, sizeof(*p));
     p->desc = *desc;
     mm_dt_cfg_parse_try(v[OPT_DT], &p->cfg, NULL);
@@ -97,6 +101,7 @@ static void make_prb(const matmul_desc_t *desc, const char *const *v,
     snprintf(p->runtime_dims_masks, OPT_VALUE_LEN, "%s", v[OPT_RUNTIME_DIMS]);
     snprintf(p->fpmath, OPT_VALUE_LEN, "%s", v[OPT_FPMATH]);
     p->attr = *attr;
+    matmul_prb_repro(p, bench_settings.canonical, repro, len);
 }
 
 static int with_bias(const matmul_prb_t *p) {
@@ -105,37 +110,38 @@ static int with_bias(const matmul_prb_t *p) {
 
 void matmul_prb_repro(const matmul_prb_t *p, int canonical, char *buf,
                       size_t len) {
-    conv_line_t l = {buf, len, 0};
+    bench_line_t l = {buf, len, 0};
     if (len > 0)
         buf[0] = '\0';
-    conv_appendf(&l, "--matmul");
-    if (canonical || !conv_dt_cfg_is_default(&p->cfg))
-        conv_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt", p->cfg.text);
+    bench_appendf(&l, "--matmul");
+    if (canonical || !bench_dt_cfg_is_default(&p->cfg))
+        bench_appendf(&l, " --%s=%s", p->cfg.legacy ? "cfg" : "dt",
+                      p->cfg.text);
     const char *bia = p->bia_unsupported[0] ? p->bia_unsupported
                       : with_bias(p)        ? tsr_data_type2str(p->bia_dt)
                                             : "undef";
     if (canonical || with_bias(p))
-        conv_appendf(&l, " --bia-dt=%s", bia);
+        bench_appendf(&l, " --bia-dt=%s", bia);
     char mask[16];
     snprintf(mask, sizeof(mask), "%d", p->bia_mask);
     if (canonical || (with_bias(p) && p->bia_mask != 2))
-        conv_appendf(&l, " --bia_mask=%s", mask);
+        bench_appendf(&l, " --bia_mask=%s", mask);
     static const char *const tag_opts[3] = {"stag", "wtag", "dtag"};
     for (int t = 0; t < 3; t++)
         if (canonical || strcmp(p->tag[t], "ab") != 0)
-            conv_appendf(&l, " --%s=%s", tag_opts[t], p->tag[t]);
+            bench_appendf(&l, " --%s=%s", tag_opts[t], p->tag[t]);
     if (canonical || strcmp(p->strides_text, "::") != 0)
-        conv_appendf(&l, " --strides=%s", p->strides_text);
+        bench_appendf(&l, " --strides=%s", p->strides_text);
     if (canonical || strcmp(p->runtime_dims_masks, "0:0") != 0)
-        conv_appendf(&l, " --runtime_dims_masks=%s", p->runtime_dims_masks);
+        bench_appendf(&l, " --runtime_dims_masks=%s", p->runtime_dims_masks);
     if (canonical || strcmp(p->fpmath, "strict") != 0)
-        conv_appendf(&l, " --attr-fpmath=%s", p->fpmath);
+        bench_appendf(&l, " --attr-fpmath=%s", p->fpmath);
     char attr[1024] = "";
     attr_to_repro(&p->attr, canonical, attr, sizeof(attr));
-    conv_appendf(&l, "%s", attr);
+    bench_appendf(&l, "%s", attr);
     char desc[512];
     matmul_desc_print(&p->desc, canonical, desc, sizeof(desc));
-    conv_appendf(&l, " %s", desc);
+    bench_appendf(&l, " %s", desc);
 }
 
 /* "ab" and "ba" name the plain and transposed layouts of any rank. */
@@ -153,7 +159,8 @@ static void rank_tag(const char *tag, int ndims, char *out, size_t len) {
     snprintf(out, len, "%s", tag);
 }
 
-static void run_problem(const matmul_prb_t *p, const char *repro, res_t *res) {
+static void run_problem(const void *prb, const char *repro, res_t *res) {
+    const matmul_prb_t *p = prb;
     const matmul_desc_t *d = &p->desc;
     int64_t masks[2] = {0, 0};
     parse_runtime_masks(p->runtime_dims_masks, masks);
@@ -206,79 +213,30 @@ static void run_problem(const matmul_prb_t *p, const char *repro, res_t *res) {
     t.batch = 1;
     for (int i = 0; i < nd - 2; i++)
         t.batch *= d->dst[i];
-    char desc[512], tags_text[3 * OPT_VALUE_LEN + 3];
+    char desc[512];
     matmul_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
-    snprintf(tags_text, sizeof(tags_text), "%s:%s:%s", p->tag[0], p->tag[1],
-             p->tag[2]);
-    t.name = d->name;
-    t.desc = desc;
-    t.dir = "";
-    t.tags_text = tags_text;
-    t.mb = t.batch;
-    mm_task_run(&t, repro, res);
-}
-
-static void run_on_lib(void *prb, bench_lib_t lib, const char *repro,
-                       res_t *res) {
-    if (lib != BENCH_LIB_TESSERA) {
-        res->state = STATE_UNIMPLEMENTED;
-        snprintf(res->reason, sizeof(res->reason),
-                 "the matmul driver runs Tessera only");
-        return;
-    }
-    run_problem(prb, repro, res);
+    const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
+    mm_task_run_described(&t, d->name, desc, "", option_tags, t.batch, repro,
+                          res);
 }
 
 /* ------------------------------------------------------------------------ */
-/* The loop */
+/* The loop (common/opt_driver.h) */
 
-static int loop_parse_option(void *state, const char *tok) {
-    char err[BENCH_ERR_LEN];
-    int rc = opt_lists_parse_try(state, tok, err);
-    if (rc < 0)
-        bench_usage_error("%s", err);
-    return rc;
-}
-
-static void loop_reset(void *state) {
-    opt_lists_reset(state);
-}
-
-static void loop_run_descriptor(void *state, const char *text) {
-    const opt_lists_t *lists = state;
-    char err[BENCH_ERR_LEN];
-    matmul_desc_t desc;
-    if (matmul_desc_parse_try(text, &desc, err) != 0)
-        bench_usage_error("%s", err);
-    const int count = opt_lists_count(lists);
-    for (int i = 0; i < count; i++) {
-        const char *values[OPT_MAX];
-        bench_attr_t attr;
-        opt_lists_get(lists, i, values, &attr);
-        matmul_prb_t p;
-        make_prb(&desc, values, &attr, &p);
-        char repro[2048];
-        matmul_prb_repro(&p, bench_settings.canonical, repro, sizeof(repro));
-        const int idx = bench_next_index();
-        if (!bench_should_run(idx, repro))
-            continue;
-        bench_run_libs(idx, repro, run_on_lib, &p);
-    }
+static int parse_desc(const char *text, void *desc, char *err) {
+    return matmul_desc_parse_try(text, desc, err);
 }
 
 int matmul_bench(int ntokens, char **tokens) {
-    opt_lists_t *lists = malloc(sizeof(*lists));
-    if (!lists)
-        bench_usage_error("out of memory");
-    opt_lists_init(lists, options, OPT_COUNT);
-    const bench_driver_loop_t loop = {
-            .state = lists,
-            .parse_option = loop_parse_option,
-            .reset = loop_reset,
-            .run_descriptor = loop_run_descriptor,
+    static const opt_driver_t driver = {
+            .name = "matmul",
+            .defs = options,
+            .ndefs = OPT_COUNT,
+            .desc_size = sizeof(matmul_desc_t),
+            .prb_size = sizeof(matmul_prb_t),
+            .parse_desc = parse_desc,
+            .make_prb = make_prb,
+            .run = run_problem,
     };
-    bench_driver_loop(ntokens, tokens, &loop);
-    opt_lists_reset(lists);
-    free(lists);
-    return 0;
+    return opt_driver_bench(&driver, ntokens, tokens);
 }

@@ -4,18 +4,18 @@
 #include "common/parser.h"
 #include "matmul/mm_task.h"
 
-int mm_dt_cfg_parse_try(const char *value, conv_dt_cfg_t *cfg, char *err) {
+int mm_dt_cfg_parse_try(const char *value, bench_dt_cfg_t *cfg, char *err) {
     /* A value with a colon or a plain type name is --dt; otherwise a v2.x
      * configuration name such as u8s8u8 or bf16bf16f32. */
-    if (conv_dt_cfg_parse_try(value, 0, cfg, NULL) == 0 ||
+    if (bench_dt_cfg_parse_try(value, 0, cfg, NULL) == 0 ||
         (!strchr(value, ':') &&
-         conv_dt_cfg_parse_try(value, 1, cfg, NULL) == 0))
+         bench_dt_cfg_parse_try(value, 1, cfg, NULL) == 0))
         return 0;
-    return conv_dt_cfg_parse_try(value, 0, cfg, err);
+    return bench_dt_cfg_parse_try(value, 0, cfg, err);
 }
 
 int mm_validate_dt(const char *option, const char *value, char *err) {
-    conv_dt_cfg_t cfg;
+    bench_dt_cfg_t cfg;
     (void)option;
     return mm_dt_cfg_parse_try(value, &cfg, err);
 }
@@ -23,27 +23,16 @@ int mm_validate_dt(const char *option, const char *value, char *err) {
 int mm_validate_data_type(const char *option, const char *value, char *err) {
     if (strcmp(value, "undef") == 0)
         return 0;
-    conv_bia_dt_t bia;
-    if (conv_bia_dt_parse_try(value, &bia, NULL) == 0)
+    bench_bia_dt_t bia;
+    if (bench_bia_dt_parse_try(value, &bia, NULL) == 0)
         return 0;
     bench_set_err(err, "--%s: '%s' is not a data type", option, value);
     return -1;
 }
 
 int mm_validate_tag(const char *option, const char *value, char *err) {
-    if (strcmp(value, "any") == 0)
+    if (bench_tag_is_valid(value))
         return 0;
-    for (int ndims = 1; ndims <= MM_MAX_NDIMS; ndims++) {
-        char resolved[64];
-        conv_resolve_tag(value, ndims, resolved, sizeof(resolved));
-        tsr_dims_t dims;
-        for (int d = 0; d < ndims; d++)
-            dims[d] = 32;
-        tsr_memory_desc_t md;
-        if (tsr_memory_desc_init_by_tag(&md, ndims, dims, tsr_f32, resolved) ==
-            tsr_success)
-            return 0;
-    }
     bench_set_err(err, "--%s: unknown tag '%s'", option, value);
     return -1;
 }

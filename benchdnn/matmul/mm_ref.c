@@ -35,15 +35,6 @@ int mm_task_q_mask(const mm_task_t *t, bench_policy_t policy, int qarg) {
     return attr_policy_mask(policy, (bench_qarg_t)qarg, ndims, t->wei_oc_mask);
 }
 
-static int64_t mask_index(int mask, int ndims, const int64_t *dims,
-                          const int64_t *pos) {
-    int64_t idx = 0;
-    for (int d = 0; d < ndims; d++)
-        if (mask & (1 << d))
-            idx = idx * dims[d] + pos[d];
-    return idx;
-}
-
 static void unravel(int64_t i, int ndims, const int64_t *dims, int64_t *pos) {
     for (int d = ndims - 1; d >= 0; d--) {
         pos[d] = i % dims[d];
@@ -73,7 +64,8 @@ static double *shifted_copy(const mm_task_t *t, int qarg, const float *data) {
         unravel(i, ndims, dims, pos);
         out[i] = data[i];
         if (zp->set)
-            out[i] -= attr_zp_value(zp, mask_index(mask, ndims, dims, pos));
+            out[i] -=
+                    attr_zp_value(zp, attr_mask_index(mask, ndims, dims, pos));
     }
     return out;
 }
@@ -83,8 +75,9 @@ static float scale_at(const mm_task_t *t, int qarg, const int64_t *pos) {
     int ndims;
     const int64_t *dims = arg_dims(t, qarg, &ndims);
     const bench_scale_t *s = &t->attr->scales[qarg];
-    return attr_scale_value(s, mask_index(mm_task_q_mask(t, s->policy, qarg),
-                                          ndims, dims, pos));
+    return attr_scale_value(s,
+                            attr_mask_index(mm_task_q_mask(t, s->policy, qarg),
+                                            ndims, dims, pos));
 }
 
 /* Element offsets of the first src and weights elements of dst point
@@ -133,7 +126,7 @@ static float finish_point(const mm_task_t *t, const mm_ref_args_t *args,
         const int mask = attr_policy_mask(a->oscale.policy, QARG_DST, nd,
                                           t->wei_oc_mask);
         v = attr_scale_value(&a->oscale,
-                             mask_index(mask, nd, t->dst_dims, pos)) *
+                             attr_mask_index(mask, nd, t->dst_dims, pos)) *
             ((float)acc + b);
     } else {
         v = (float)acc;
@@ -150,10 +143,10 @@ static float finish_point(const mm_task_t *t, const mm_ref_args_t *args,
         v = v / scale_at(t, QARG_DST, pos);
     const bench_zp_t *dzp = &a->zero_points[QARG_DST];
     if (dzp->set)
-        v = v +
-            (float)attr_zp_value(
-                    dzp, mask_index(mm_task_q_mask(t, dzp->policy, QARG_DST),
-                                    nd, t->dst_dims, pos));
+        v = v + (float)attr_zp_value(
+                        dzp, attr_mask_index(
+                                     mm_task_q_mask(t, dzp->policy, QARG_DST),
+                                     nd, t->dst_dims, pos));
     return bench_round_to_dt(t->cfg.dst, v, a->round_mode);
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/attr.h"
+#include "common/bench_run.h"
 #include "common/benchdnn.h"
 #include "conv/conv.h"
 #include "tessera.h"
@@ -33,7 +34,7 @@ typedef struct {
      * inner product passes the library a 1D (OC) bias. */
     int with_bias;
     int64_t bia_dims[MM_MAX_NDIMS];
-    conv_dt_cfg_t cfg;
+    bench_dt_cfg_t cfg;
     tsr_data_type_t bia_dt;
     /* Layout of each of src, weights, dst: a tag (meta-tags allowed) or,
      * when has_strides is set, explicit element strides. */
@@ -62,7 +63,7 @@ int mm_validate_tag(const char *option, const char *value, char *err);
  * travels to the repro line. */
 int mm_validate_fpmath(const char *option, const char *value, char *err);
 /* Parses a --dt (SRC:WEI:DST or one type) or v2.x --cfg value. */
-int mm_dt_cfg_parse_try(const char *value, conv_dt_cfg_t *cfg, char *err);
+int mm_dt_cfg_parse_try(const char *value, bench_dt_cfg_t *cfg, char *err);
 
 /* The problem for the fill and comparison rules (see above). */
 void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p);
@@ -73,16 +74,18 @@ double mm_task_ops(const mm_task_t *t);
 /* Creates, runs, checks and times the task per bench_settings.mode; the
  * outcome lands in `res`. */
 void mm_task_run(const mm_task_t *t, const char *repro, res_t *res);
+/* mm_task_run with the performance line fields set: the problem's name,
+ * descriptor, direction, its three tags (option values, joined
+ * "src:wei:dst") and mb. */
+void mm_task_run_described(mm_task_t *t, const char *name, const char *desc,
+                           const char *dir, const char *const tags[3],
+                           int64_t mb, const char *repro, res_t *res);
 
 /* The reference: dense logical f32 buffers in, dst (dense, rounded to the
  * dst type) out. Scales and zero points are looked up by their masks over
  * each argument's logical dims, values as attr_scale_value/attr_zp_value
  * give them. */
-typedef struct {
-    const float *src, *wei, *bia, *dst_old;
-    float *const *bin_src1;
-    float *dst;
-} mm_ref_args_t;
+typedef bench_ref_args_t mm_ref_args_t;
 
 /* Returns 0, or -1 (dst then left unwritten) when out of memory. */
 int mm_ref(const mm_task_t *t, const mm_ref_args_t *args);

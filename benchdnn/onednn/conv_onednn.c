@@ -2,11 +2,11 @@
  * convolution, filled with the same values as Tessera's run, checked by
  * the same reference and comparison, timed by the same timer. oneDNN's
  * dilation counts from 0 as the descriptor's does, so it passes through. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bench_run.h"
 #include "common/timer.h"
 #include "conv/conv.h"
 #include "onednn/onednn.h"
@@ -23,8 +23,7 @@ typedef struct {
     dnnl_primitive_t prim;
     dnnl_memory_t src, wei, bia, dst, scratchpad;
     dnnl_memory_t bin[BENCH_MAX_POST_OPS];
-    float *src_f, *wei_f, *bia_f, *dst_init_f, *dst_old_f, *ref_f, *got_f;
-    float *bin_f[BENCH_MAX_POST_OPS];
+    bench_f32_t f;
     int nargs;
     dnnl_exec_arg_t args[MAX_EXEC_ARGS];
 } conv_onednn_t;
@@ -34,15 +33,10 @@ static void cleanup(conv_onednn_t *r) {
     for (size_t i = 0; i < sizeof(mems) / sizeof(mems[0]); i++)
         if (mems[i])
             dnnl_memory_destroy(mems[i]);
-    for (int i = 0; i < BENCH_MAX_POST_OPS; i++) {
+    for (int i = 0; i < BENCH_MAX_POST_OPS; i++)
         if (r->bin[i])
             dnnl_memory_destroy(r->bin[i]);
-        free(r->bin_f[i]);
-    }
-    float *bufs[] = {r->src_f,     r->wei_f, r->bia_f, r->dst_init_f,
-                     r->dst_old_f, r->ref_f, r->got_f};
-    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
-        free(bufs[i]);
+    bench_f32_free(&r->f);
     if (r->prim)
         dnnl_primitive_destroy(r->prim);
     if (r->pd)
@@ -51,48 +45,13 @@ static void cleanup(conv_onednn_t *r) {
         dnnl_primitive_attr_destroy(r->attr);
 }
 
-static void set_state(res_t *res, res_state_t state, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
-
-static void set_state(res_t *res, res_state_t state, const char *fmt, ...) {
-    res->state = state;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(res->reason, sizeof(res->reason), fmt, args);
-    va_end(args);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Creation */
-
-/* What the harness itself cannot check or what the problem cannot say. */
-static int check_supported(const conv_prb_t *p, res_t *res) {
-    if (p->dir != CONV_FWD_B && p->dir != CONV_FWD_D && p->dir != CONV_FWD_I) {
-        set_state(res, STATE_UNIMPLEMENTED,
-                  "%s: the harness' reference is forward only",
-                  conv_dir2str(p->dir));
-        return 0;
-    }
-    if (p->cfg.unsupported[0] ||
-        (conv_prb_with_bias(p) && p->bia.unsupported[0])) {
-        set_state(res, STATE_UNIMPLEMENTED,
-                  "data type %s is not supported by the harness",
-                  p->cfg.unsupported[0] ? p->cfg.unsupported
-                                        : p->bia.unsupported);
-        return 0;
-    }
-    const char *why = attr_unsupported(&p->attr);
-    if (why) {
-        set_state(res, STATE_SKIPPED, "%s", why);
-        return 0;
-    }
-    return 1;
-}
 
 static int init_md(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
                    tsr_data_type_t dt, const char *tag, res_t *res) {
     char resolved[64];
-    conv_resolve_tag(tag, ndims, resolved, sizeof(resolved));
+    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
     if (onednn_md_init(md, ndims, dims, dt, resolved, res->reason) == 0)
         return 1;
     res->state = STATE_UNIMPLEMENTED;
@@ -143,8 +102,8 @@ static int create_pd(conv_onednn_t *r, res_t *res) {
             algs[p->alg], &src_md, &wei_md, shape.with_bias ? &bia_md : NULL,
             &dst_md, strides, dilates, pad_l, pad_r);
     if (st != dnnl_success) {
-        set_state(res, onednn_status_state(st), "convolution descriptor: %s",
-                  dnnl_status2str(st));
+        bench_set_state(res, onednn_status_state(st),
+                        "convolution descriptor: %s", dnnl_status2str(st));
         return 0;
     }
     if (onednn_attr_create(&p->attr, &shape, &r->attr, res->reason) != 0) {
@@ -182,10 +141,6 @@ static size_t memory_estimate(const conv_onednn_t *r) {
 /* ------------------------------------------------------------------------ */
 /* Memories and fills */
 
-static float *alloc_f32(int64_t n) {
-    return malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
-}
-
 static void add_arg(conv_onednn_t *r, int arg, dnnl_memory_t mem) {
     r->args[r->nargs].arg = arg;
     r->args[r->nargs].memory = mem;
@@ -202,7 +157,7 @@ static int make_filled(conv_onednn_t *r, dnnl_query_t q, int index,
     const int64_t n = onednn_md_nelems(md);
     conv_fill_t fill;
     conv_fill_cfg(r->p, kind, &fill);
-    *values = alloc_f32(n);
+    *values = bench_alloc_f32(n);
     if (!*values || onednn_mem_create(mem, md, res->reason) != 0)
         return 0;
     fill_int_values(*values, n, fill.lo, fill.hi, fill.density, fill.seed);
@@ -223,7 +178,7 @@ static int read_dst_old(conv_onednn_t *r, res_t *res) {
         const tsr_data_type_t dt = a->post_ops[i].dt != tsr_data_type_undef
                                            ? a->post_ops[i].dt
                                            : r->p->cfg.dst;
-        return onednn_mem_to_f32_as(r->dst, onednn_dt(dt), r->dst_old_f,
+        return onednn_mem_to_f32_as(r->dst, onednn_dt(dt), r->f.dst_old,
                                     res->reason) == 0;
     }
     return 1;
@@ -240,12 +195,12 @@ static int make_binary_memories(conv_onednn_t *r, res_t *res) {
         if (!md)
             return 0;
         const int64_t n = onednn_md_nelems(md);
-        r->bin_f[i] = alloc_f32(n);
-        if (!r->bin_f[i] || onednn_mem_create(&r->bin[i], md, res->reason) != 0)
+        r->f.bin[i] = bench_alloc_f32(n);
+        if (!r->f.bin[i] || onednn_mem_create(&r->bin[i], md, res->reason) != 0)
             return 0;
         conv_fill_binary_src1(a->post_ops[i].alg, a->post_ops[i].dt, i,
-                              r->bin_f[i], n);
-        if (onednn_mem_from_f32(r->bin[i], r->bin_f[i], res->reason) != 0)
+                              r->f.bin[i], n);
+        if (onednn_mem_from_f32(r->bin[i], r->f.bin[i], res->reason) != 0)
             return 0;
         add_arg(r, arg, r->bin[i]);
     }
@@ -255,21 +210,18 @@ static int make_binary_memories(conv_onednn_t *r, res_t *res) {
 static int make_memories(conv_onednn_t *r, res_t *res) {
     const conv_prb_t *p = r->p;
     if (!make_filled(r, dnnl_query_src_md, 0, CONV_DATA_SRC, DNNL_ARG_SRC,
-                     &r->src, &r->src_f, res) ||
+                     &r->src, &r->f.src, res) ||
         !make_filled(r, dnnl_query_weights_md, 0, CONV_DATA_WEI,
-                     DNNL_ARG_WEIGHTS, &r->wei, &r->wei_f, res) ||
+                     DNNL_ARG_WEIGHTS, &r->wei, &r->f.wei, res) ||
         !make_filled(r, dnnl_query_dst_md, 0, CONV_DATA_DST, DNNL_ARG_DST,
-                     &r->dst, &r->dst_init_f, res))
+                     &r->dst, &r->f.dst_init, res))
         return 0;
     if (conv_prb_with_bias(p) &&
         !make_filled(r, dnnl_query_weights_md, 1, CONV_DATA_BIA, DNNL_ARG_BIAS,
-                     &r->bia, &r->bia_f, res))
+                     &r->bia, &r->f.bia, res))
         return 0;
     const int64_t ndst = conv_dst_nelems(p);
-    r->dst_old_f = alloc_f32(ndst);
-    r->ref_f = alloc_f32(ndst);
-    r->got_f = alloc_f32(ndst);
-    if (!r->dst_old_f || !r->ref_f || !r->got_f || !read_dst_old(r, res))
+    if (!bench_f32_alloc_dst(&r->f, ndst) || !read_dst_old(r, res))
         return 0;
     if (p->attr.scratchpad_user &&
         md_size(r, dnnl_query_scratchpad_md, 0) > 0) {
@@ -296,7 +248,7 @@ static int exec_once(void *ctx) {
 /* Restores dst's initial contents (the sum post-op reads them), runs and
  * reads the result into `out`. */
 static int run_into(conv_onednn_t *r, float *out, res_t *res) {
-    if (onednn_mem_from_f32(r->dst, r->dst_init_f, res->reason) != 0 ||
+    if (onednn_mem_from_f32(r->dst, r->f.dst_init, res->reason) != 0 ||
         exec_once(r) != 0 || onednn_mem_to_f32(r->dst, out, res->reason) != 0) {
         if (!res->reason[0])
             snprintf(res->reason, sizeof(res->reason), "execution failed");
@@ -307,22 +259,14 @@ static int run_into(conv_onednn_t *r, float *out, res_t *res) {
 }
 
 static void check_correctness(conv_onednn_t *r, res_t *res) {
-    if (!run_into(r, r->got_f, res))
+    if (!run_into(r, r->f.got, res))
         return;
-    const conv_ref_args_t args = {
-            .src = r->src_f,
-            .wei = r->wei_f,
-            .bia = r->bia_f,
-            .dst_old = r->dst_old_f,
-            .bin_src1 = r->bin_f,
-            .dst = r->ref_f,
-    };
-    conv_check_against_ref(r->p, &args, r->got_f, res);
+    conv_check_against_ref(r->p, &r->f, res);
 }
 
 static void report_perf(conv_onednn_t *r, res_t *res, const char *repro) {
     if (bench_time(&res->timer, exec_once, r) != 0) {
-        set_state(res, STATE_FAILED, "execution failed while timing");
+        bench_set_state(res, STATE_FAILED, "execution failed while timing");
         return;
     }
     const double ibytes = (double)md_size(r, dnnl_query_src_md, 0) +
@@ -339,11 +283,14 @@ void conv_onednn_run_problem(const conv_prb_t *p, const char *repro,
     r.p = p;
     const int mode = bench_settings.mode;
     if (!onednn_engine() || !onednn_stream()) {
-        set_state(res, STATE_FAILED, "cannot create the oneDNN CPU engine");
+        bench_set_state(res, STATE_FAILED,
+                        "cannot create the oneDNN CPU engine");
         return;
     }
     const double t0 = bench_now_ms(); /* creation time: pd and primitive */
-    if (!check_supported(p, res) || !create_pd(&r, res))
+    if (!conv_check_supported(p, "the harness' reference is forward only",
+                              "harness", res) ||
+        !create_pd(&r, res))
         goto out;
     conv_quant_t quant;
     if (conv_quant_init(p, &quant, res->reason, sizeof(res->reason)) != 0) {
@@ -355,8 +302,8 @@ void conv_onednn_run_problem(const conv_prb_t *p, const char *repro,
     const dnnl_status_t st = dnnl_primitive_create(&r.prim, r.pd);
     if (st != dnnl_success) {
         r.prim = NULL;
-        set_state(res, onednn_status_state(st), "primitive: %s",
-                  dnnl_status2str(st));
+        bench_set_state(res, onednn_status_state(st), "primitive: %s",
+                        dnnl_status2str(st));
         goto out;
     }
     res->timer.ctime_ms = bench_now_ms() - t0;
@@ -375,8 +322,8 @@ void conv_onednn_run_problem(const conv_prb_t *p, const char *repro,
     if (mode & MODE_CORR)
         check_correctness(&r, res);
     if ((mode & MODE_BITWISE) && res->state != STATE_FAILED &&
-        run_into(&r, r.ref_f, res) && run_into(&r, r.got_f, res))
-        conv_compare_bitwise(p, r.ref_f, r.got_f, res);
+        run_into(&r, r.f.ref, res) && run_into(&r, r.f.got, res))
+        conv_compare_bitwise(p, r.f.ref, r.f.got, res);
     if ((mode & MODE_PERF) && res->state != STATE_FAILED)
         report_perf(&r, res, repro);
 out:

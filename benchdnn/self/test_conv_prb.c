@@ -68,7 +68,7 @@ static void test_options(void) {
     CHECK(opt(&s, "--dt=u8:s8:u8,bf16,F32:f32:f32") == 1 && s.n_cfg == 3);
     CHECK(!s.cfg[0].legacy && !strcmp(s.cfg[0].text, "u8:s8:u8"));
     CHECK(s.cfg[1].wei == tsr_bf16 && !strcmp(s.cfg[1].text, "bf16"));
-    CHECK(!strcmp(s.cfg[2].text, "f32") && conv_dt_cfg_is_default(&s.cfg[2]));
+    CHECK(!strcmp(s.cfg[2].text, "f32") && bench_dt_cfg_is_default(&s.cfg[2]));
     CHECK(opt_rejected(&s, "--dt=u8:s8", "'u8:s8'"));
     CHECK(opt_rejected(&s, "--dt=u8:s8:q9", "'u8:s8:q9'"));
     /* oneDNN types the library lacks parse; the run says UNIMPLEMENTED. */
@@ -171,7 +171,7 @@ static void test_shapes_and_tags(void) {
             {"aBx16b", "5", "aBcde16b"}, {"ABx16a16b", "3", "ABc16a16b"},
             {"nChw8c", "4", "nChw8c"},   {"any", "4", "any"}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        conv_resolve_tag(cases[i][0], cases[i][1][0] - '0', tag, sizeof(tag));
+        bench_resolve_tag(cases[i][0], cases[i][1][0] - '0', tag, sizeof(tag));
         CHECK(!strcmp(tag, cases[i][2]));
     }
 }
@@ -214,8 +214,8 @@ static void test_quant_masks(void) {
     CHECK(conv_quant_init(&p, &q, reason, sizeof(reason)) == -1 &&
           strstr(reason, "src scales"));
     const int64_t dims[3] = {2, 3, 4}, pos[3] = {1, 2, 3};
-    CHECK(conv_mask_index(5, 3, dims, pos) == 1 * 4 + 3);
-    CHECK(conv_mask_index(0, 3, dims, pos) == 0);
+    CHECK(attr_mask_index(5, 3, dims, pos) == 1 * 4 + 3);
+    CHECK(attr_mask_index(0, 3, dims, pos) == 0);
 }
 
 /* Largest |value| a fill produces. */

@@ -15,33 +15,27 @@ static int parse(const char *text, ip_desc_t *d) {
     return ip_desc_parse_try(text, d, err);
 }
 
+static int parse_any(const char *text, void *d, char *message) {
+    return ip_desc_parse_try(text, d, message);
+}
+
+static void print_any(const void *d, int canonical, char *buf, size_t len) {
+    ip_desc_print(d, canonical, buf, len);
+}
+
+static int equal(const void *a, const void *b) {
+    return memcmp(a, b, sizeof(ip_desc_t)) == 0;
+}
+
 /* Parses `text`, checks its printed form (short or canonical) and that
  * the printed form parses back to the same descriptor. */
 static int prints_as(const char *text, int canonical, const char *expected) {
-    ip_desc_t d, again;
-    char buf[256];
-    if (parse(text, &d) != 0)
-        return 0;
-    ip_desc_print(&d, canonical, buf, sizeof(buf));
-    int ok = strcmp(buf, expected) == 0 && parse(buf, &again) == 0 &&
-             memcmp(&d, &again, sizeof(d)) == 0;
-    if (!ok)
-        fprintf(stderr, "'%s' printed as '%s', expected '%s'\n", text, buf,
-                expected);
-    return ok;
+    return desc_prints_as(parse_any, print_any, equal, sizeof(ip_desc_t), text,
+                          canonical, expected);
 }
 
 static int rejected(const char *text, const char *named) {
-    ip_desc_t d;
-    memset(&d, 0x5a, sizeof(d));
-    ip_desc_t before = d;
-    int rc = parse(text, &d);
-    int ok = rc == -1 && strstr(err, named) != NULL &&
-             memcmp(&d, &before, sizeof(d)) == 0;
-    if (!ok)
-        fprintf(stderr, "'%s': rc %d, message '%s', expected to name '%s'\n",
-                text, rc, err, named);
-    return ok;
+    return desc_rejected(parse_any, sizeof(ip_desc_t), text, named, 0);
 }
 
 static void test_implicit_rules(void) {

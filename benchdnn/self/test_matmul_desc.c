@@ -15,32 +15,29 @@ static int parse(const char *text, matmul_desc_t *d) {
     return matmul_desc_parse_try(text, d, err);
 }
 
+static int parse_any(const char *text, void *d, char *message) {
+    return matmul_desc_parse_try(text, d, message);
+}
+
+static void print_any(const void *d, int canonical, char *buf, size_t len) {
+    matmul_desc_print(d, canonical, buf, len);
+}
+
+static int equal(const void *a, const void *b) {
+    const matmul_desc_t *x = a, *y = b;
+    return memcmp(x->dst, y->dst, sizeof(x->dst)) == 0 &&
+           strcmp(x->name, y->name) == 0;
+}
+
+/* Parses `text`, checks its printed form (short or canonical) and that
+ * the printed form parses back to the same descriptor. */
 static int prints_as(const char *text, int canonical, const char *expected) {
-    matmul_desc_t d, again;
-    char buf[256];
-    if (parse(text, &d) != 0)
-        return 0;
-    matmul_desc_print(&d, canonical, buf, sizeof(buf));
-    int ok = strcmp(buf, expected) == 0 && parse(buf, &again) == 0 &&
-             memcmp(d.dst, again.dst, sizeof(d.dst)) == 0 &&
-             strcmp(d.name, again.name) == 0;
-    if (!ok)
-        fprintf(stderr, "'%s' printed as '%s', expected '%s'\n", text, buf,
-                expected);
-    return ok;
+    return desc_prints_as(parse_any, print_any, equal, sizeof(matmul_desc_t),
+                          text, canonical, expected);
 }
 
 static int rejected(const char *text, const char *named) {
-    matmul_desc_t d;
-    memset(&d, 0x5a, sizeof(d));
-    matmul_desc_t before = d;
-    int rc = parse(text, &d);
-    int ok = rc == -1 && strstr(err, named) != NULL &&
-             strstr(err, text) != NULL && memcmp(&d, &before, sizeof(d)) == 0;
-    if (!ok)
-        fprintf(stderr, "'%s': rc %d, message '%s', expected to name '%s'\n",
-                text, rc, err, named);
-    return ok;
+    return desc_rejected(parse_any, sizeof(matmul_desc_t), text, named, 1);
 }
 
 static void test_shapes(void) {

@@ -1,0 +1,52 @@
+/* Layout tags as the drivers' options give them (see layout_tag.h). */
+#include "common/layout_tag.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len) {
+    /* The outer part (letters before the first block size) of a meta-tag
+     * is dim letters and one 'x' standing for the dims it does not name,
+     * in order: axb -> acdb for 4 dims, aBx16b -> aBcd16b. */
+    size_t outer = strcspn(tag, "0123456789");
+    const char *x = memchr(tag, 'x', outer);
+    int meta = x && memchr(x + 1, 'x', outer - (size_t)(x - tag) - 1) == NULL;
+    for (size_t i = 0; meta && i < outer; i++)
+        meta = tag[i] == 'x' || (tolower((unsigned char)tag[i]) >= 'a' &&
+                                 tolower((unsigned char)tag[i]) <= 'f');
+    if (!meta) {
+        snprintf(out, len, "%s", tag);
+        return;
+    }
+    int used[26] = {0};
+    for (size_t i = 0; i < outer; i++) {
+        int c = tolower((unsigned char)tag[i]) - 'a';
+        if (tag[i] != 'x' && c >= 0 && c < 26)
+            used[c] = 1;
+    }
+    char spatial[TSR_MAX_NDIMS + 1];
+    int n = 0;
+    for (int c = 0; c < ndims && c < 26 && n < TSR_MAX_NDIMS; c++)
+        if (!used[c])
+            spatial[n++] = (char)('a' + c);
+    spatial[n] = '\0';
+    snprintf(out, len, "%.*s%s%s", (int)(x - tag), tag, spatial, x + 1);
+}
+
+int bench_tag_is_valid(const char *tag) {
+    if (strcmp(tag, "any") == 0)
+        return 1;
+    for (int ndims = 1; ndims <= BENCH_TAG_MAX_NDIMS; ndims++) {
+        char resolved[64];
+        bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
+        tsr_dims_t dims;
+        for (int d = 0; d < ndims; d++)
+            dims[d] = 32;
+        tsr_memory_desc_t md;
+        if (tsr_memory_desc_init_by_tag(&md, ndims, dims, tsr_f32, resolved) ==
+            tsr_success)
+            return 1;
+    }
+    return 0;
+}

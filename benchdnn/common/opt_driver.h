@@ -1,0 +1,33 @@
+/* The token loop of a driver whose options are an opt_lists_t table: each
+ * descriptor is multiplied by the option combinations, each problem is
+ * selected by index and filters and handed to bench_run_libs. The driver
+ * supplies its descriptor parser, its problem builder and its run. */
+#ifndef BENCHDNN_COMMON_OPT_DRIVER_H
+#define BENCHDNN_COMMON_OPT_DRIVER_H
+
+#include <stddef.h>
+
+#include "common/attr.h"
+#include "common/benchdnn.h"
+#include "common/opt_lists.h"
+
+typedef struct {
+    const char *name; /* "ip": "the ip driver runs Tessera only" */
+    const opt_def_t *defs;
+    int ndefs;
+    size_t desc_size, prb_size; /* of the driver's descriptor and problem */
+    /* 0, or -1 with a message in err (a usage error). */
+    int (*parse_desc)(const char *text, void *desc, char *err);
+    /* The problem of one combination and its repro line. */
+    void (*make_prb)(const void *desc, const char *const *values,
+                     const bench_attr_t *attr, void *prb, char *repro,
+                     size_t len);
+    /* Runs the problem on Tessera (the only library these drivers have). */
+    void (*run)(const void *prb, const char *repro, res_t *res);
+} opt_driver_t;
+
+/* The driver's entry: runs every problem of `tokens`; returns 0 (usage
+ * errors exit). */
+int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens);
+
+#endif
