@@ -228,7 +228,10 @@ static void next_pos(const tsr_memory_desc_t *md, tsr_dim_t *pos) {
 /* Chunks of consecutive logical points, one offset walk per chunk. */
 #define CONVERT_CHUNK 4096
 
-void dnn_mem_from_f32(dnn_mem_t *m, const float *src) {
+/* Walks every logical point of m in order, in chunks of consecutive points
+ * (one offset walk per chunk), copying between m and the dense f32 buffer
+ * in the direction `to_f32` says. */
+static void convert_dense(const dnn_mem_t *m, float *f32, int to_f32) {
     const tsr_memory_desc_t *md = &m->md;
     const int64_t n = tsr_memory_desc_nelems(md);
     const int64_t nchunks = (n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
@@ -239,27 +242,21 @@ void dnn_mem_from_f32(dnn_mem_t *m, const float *src) {
                 (c + 1) * CONVERT_CHUNK < n ? (c + 1) * CONVERT_CHUNK : n;
         index_to_pos(md, c * CONVERT_CHUNK, pos);
         for (int64_t i = c * CONVERT_CHUNK; i < end; i++) {
-            store_element(m->data, md->data_type,
-                          tsr_memory_desc_offset(md, pos), src[i]);
+            const tsr_dim_t off = tsr_memory_desc_offset(md, pos);
+            if (to_f32)
+                f32[i] = load_element(m->data, md->data_type, off);
+            else
+                store_element(m->data, md->data_type, off, f32[i]);
             next_pos(md, pos);
         }
     }
 }
 
+void dnn_mem_from_f32(dnn_mem_t *m, const float *src) {
+    /* Only read from src in this direction. */
+    convert_dense(m, (float *)src, 0);
+}
+
 void dnn_mem_to_f32(const dnn_mem_t *m, float *dst) {
-    const tsr_memory_desc_t *md = &m->md;
-    const int64_t n = tsr_memory_desc_nelems(md);
-    const int64_t nchunks = (n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
-#pragma omp parallel for schedule(static) if (nchunks > 1)
-    for (int64_t c = 0; c < nchunks; c++) {
-        tsr_dims_t pos;
-        const int64_t end =
-                (c + 1) * CONVERT_CHUNK < n ? (c + 1) * CONVERT_CHUNK : n;
-        index_to_pos(md, c * CONVERT_CHUNK, pos);
-        for (int64_t i = c * CONVERT_CHUNK; i < end; i++) {
-            dst[i] = load_element(m->data, md->data_type,
-                                  tsr_memory_desc_offset(md, pos));
-            next_pos(md, pos);
-        }
-    }
+    convert_dense(m, dst, 1);
 }
