@@ -31,6 +31,8 @@ static tsr_cpu_isa_t detect_cpu_isa(void) {
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return tsr_cpu_isa_generic;
     const int sse41 = (c >> 19) & 1, fma = (c >> 12) & 1;
+    /* The AVX2 conversion kernels use F16C (vcvtph2ps/vcvtps2ph). */
+    const int f16c = (c >> 29) & 1;
     const int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
     if (!sse41)
         return tsr_cpu_isa_generic;
@@ -47,7 +49,7 @@ static tsr_cpu_isa_t detect_cpu_isa(void) {
     const int avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
     const int vnni = (c >> 11) & 1;
     const unsigned max_subleaf = a;
-    if (!avx2 || !fma)
+    if (!avx2 || !fma || !f16c)
         return tsr_cpu_isa_sse41;
     if (!os_zmm || !(avx512f && avx512dq && avx512bw && avx512vl))
         return tsr_cpu_isa_avx2;
