@@ -126,27 +126,6 @@ static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
     return r;
 }
 
-/* Bias and the caller's epilogue on one finished tile. */
-static void finish_tile(const tsr_gemm_f32_args_t *args, int64_t i0, int64_t j0,
-                        int64_t m, int64_t n) {
-    const int64_t ldc = args->ldc;
-    float *c = args->C + i0 * ldc + j0;
-    if (args->bias_kind == tsr_gemm_bias_per_row) {
-        for (int64_t i = 0; i < m; ++i) {
-            const float b = args->bias[i0 + i];
-            for (int64_t j = 0; j < n; ++j)
-                c[i * ldc + j] += b;
-        }
-    } else if (args->bias_kind == tsr_gemm_bias_per_col) {
-        const float *b = args->bias + j0;
-        for (int64_t i = 0; i < m; ++i)
-            for (int64_t j = 0; j < n; ++j)
-                c[i * ldc + j] += b[j];
-    }
-    if (args->epilogue)
-        args->epilogue(args->epilogue_ctx, c, ldc, i0, j0, m, n);
-}
-
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
  * single empty K block so C still gets beta, bias and the epilogue. */
 static void gemm_rect(const tsr_gemm_f32_args_t *args,
@@ -191,10 +170,22 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         const float *pa = pack_a + (kcur > 0 ? ir * kcur : 0);
                         float *c = args->C + (ic + ir) * ldc + jc + jr;
-                        kern->ukr(kcur, args->alpha, pa, pb, beta, c, ldc, m,
-                                  n);
-                        if (last_k)
-                            finish_tile(args, ic + ir, jc + jr, m, n);
+                        /* The bias joins at the last K block's store. */
+                        const float *bias_row =
+                                last_k && args->bias_kind ==
+                                                        tsr_gemm_bias_per_row
+                                        ? args->bias + ic + ir
+                                        : NULL;
+                        const float *bias_col =
+                                last_k && args->bias_kind ==
+                                                        tsr_gemm_bias_per_col
+                                        ? args->bias + jc + jr
+                                        : NULL;
+                        kern->ukr(kcur, args->alpha, pa, pb, beta, c, ldc, m, n,
+                                  bias_row, bias_col);
+                        if (last_k && args->epilogue)
+                            args->epilogue(args->epilogue_ctx, c, ldc, ic + ir,
+                                           jc + jr, m, n);
                     }
                 }
             }

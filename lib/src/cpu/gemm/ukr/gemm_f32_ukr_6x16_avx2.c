@@ -39,33 +39,51 @@ static inline __m256i lane_mask(int64_t n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes);
 }
 
-/* c[0..n) := alpha * acc + beta * c[0..n) for one row of the tile. Full
- * rows and tails share this arithmetic; only the memory access differs. */
-static inline void update_row(float *c, __m256 acc0, __m256 acc1, __m256 alpha,
-                              __m256 beta, int full, __m256i mask0,
-                              __m256i mask1, int beta_zero) {
-    __m256 r0 = _mm256_mul_ps(alpha, acc0);
-    __m256 r1 = _mm256_mul_ps(alpha, acc1);
-    if (full) {
-        if (!beta_zero) {
-            r0 = _mm256_fmadd_ps(beta, _mm256_loadu_ps(c), r0);
-            r1 = _mm256_fmadd_ps(beta, _mm256_loadu_ps(c + 8), r1);
-        }
+/* What every row update of one tile shares. */
+typedef struct {
+    __m256 alpha, beta;
+    __m256i mask0, mask1;
+    int full, beta_zero;
+    const float *bias_row; /* NULL: none */
+    int with_bias_col;
+    __m256 bias_col0, bias_col1;
+} tile_store_t;
+
+/* Row i: c[0..n) := alpha * acc + beta * c[0..n) [+ bias]. Full rows and
+ * tails share this arithmetic; only the memory access differs. */
+static inline void update_row(const tile_store_t *t, float *c, int i,
+                              __m256 acc0, __m256 acc1) {
+    __m256 r0 = _mm256_mul_ps(t->alpha, acc0);
+    __m256 r1 = _mm256_mul_ps(t->alpha, acc1);
+    if (!t->beta_zero) {
+        const __m256 c0 =
+                t->full ? _mm256_loadu_ps(c) : _mm256_maskload_ps(c, t->mask0);
+        const __m256 c1 = t->full ? _mm256_loadu_ps(c + 8)
+                                  : _mm256_maskload_ps(c + 8, t->mask1);
+        r0 = _mm256_fmadd_ps(t->beta, c0, r0);
+        r1 = _mm256_fmadd_ps(t->beta, c1, r1);
+    }
+    if (t->bias_row) {
+        const __m256 b = _mm256_broadcast_ss(t->bias_row + i);
+        r0 = _mm256_add_ps(r0, b);
+        r1 = _mm256_add_ps(r1, b);
+    } else if (t->with_bias_col) {
+        r0 = _mm256_add_ps(r0, t->bias_col0);
+        r1 = _mm256_add_ps(r1, t->bias_col1);
+    }
+    if (t->full) {
         _mm256_storeu_ps(c, r0);
         _mm256_storeu_ps(c + 8, r1);
     } else {
-        if (!beta_zero) {
-            r0 = _mm256_fmadd_ps(beta, _mm256_maskload_ps(c, mask0), r0);
-            r1 = _mm256_fmadd_ps(beta, _mm256_maskload_ps(c + 8, mask1), r1);
-        }
-        _mm256_maskstore_ps(c, mask0, r0);
-        _mm256_maskstore_ps(c + 8, mask1, r1);
+        _mm256_maskstore_ps(c, t->mask0, r0);
+        _mm256_maskstore_ps(c + 8, t->mask1, r1);
     }
 }
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 const float *b, float beta, float *c,
-                                int64_t ldc, int64_t m, int64_t n) {
+                                int64_t ldc, int64_t m, int64_t n,
+                                const float *bias_row, const float *bias_col) {
     __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
     __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
     __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
@@ -88,26 +106,30 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
         b += NR;
     }
 
-    const __m256 valpha = _mm256_set1_ps(alpha);
-    const __m256 vbeta = _mm256_set1_ps(beta);
-    const int full = n == NR;
-    const __m256i mask0 = lane_mask(n < 8 ? n : 8);
-    const __m256i mask1 = lane_mask(n > 8 ? n - 8 : 0);
-    const int bz = beta == 0.f;
+    tile_store_t t;
+    t.alpha = _mm256_set1_ps(alpha);
+    t.beta = _mm256_set1_ps(beta);
+    t.full = n == NR;
+    t.mask0 = lane_mask(n < 8 ? n : 8);
+    t.mask1 = lane_mask(n > 8 ? n - 8 : 0);
+    t.beta_zero = beta == 0.f;
+    t.bias_row = bias_row;
+    t.with_bias_col = bias_row == NULL && bias_col != NULL;
+    t.bias_col0 = t.bias_col1 = _mm256_setzero_ps();
+    if (t.with_bias_col) {
+        t.bias_col0 = _mm256_maskload_ps(bias_col, t.mask0);
+        t.bias_col1 = _mm256_maskload_ps(bias_col + 8, t.mask1);
+    }
     /* Rows past m are skipped; m >= 1 always. */
-    update_row(c, c00, c01, valpha, vbeta, full, mask0, mask1, bz);
+    update_row(&t, c, 0, c00, c01);
     if (m > 1)
-        update_row(c + ldc, c10, c11, valpha, vbeta, full, mask0, mask1, bz);
+        update_row(&t, c + ldc, 1, c10, c11);
     if (m > 2)
-        update_row(c + 2 * ldc, c20, c21, valpha, vbeta, full, mask0, mask1,
-                   bz);
+        update_row(&t, c + 2 * ldc, 2, c20, c21);
     if (m > 3)
-        update_row(c + 3 * ldc, c30, c31, valpha, vbeta, full, mask0, mask1,
-                   bz);
+        update_row(&t, c + 3 * ldc, 3, c30, c31);
     if (m > 4)
-        update_row(c + 4 * ldc, c40, c41, valpha, vbeta, full, mask0, mask1,
-                   bz);
+        update_row(&t, c + 4 * ldc, 4, c40, c41);
     if (m > 5)
-        update_row(c + 5 * ldc, c50, c51, valpha, vbeta, full, mask0, mask1,
-                   bz);
+        update_row(&t, c + 5 * ldc, 5, c50, c51);
 }

@@ -38,24 +38,44 @@ static inline __mmask16 lane_mask(int64_t n) {
     return (__mmask16)((1u << n) - 1u);
 }
 
-/* c[0..n) := alpha * acc + beta * c[0..n) for one row; masked lanes of C
- * are neither read nor written (a full row has all lanes set). */
-static inline void update_row(float *c, __m512 acc0, __m512 acc1, __m512 alpha,
-                              __m512 beta, __mmask16 mask0, __mmask16 mask1,
-                              int beta_zero) {
-    __m512 r0 = _mm512_mul_ps(alpha, acc0);
-    __m512 r1 = _mm512_mul_ps(alpha, acc1);
-    if (!beta_zero) {
-        r0 = _mm512_fmadd_ps(beta, _mm512_maskz_loadu_ps(mask0, c), r0);
-        r1 = _mm512_fmadd_ps(beta, _mm512_maskz_loadu_ps(mask1, c + 16), r1);
+/* What every row update of one tile shares. */
+typedef struct {
+    __m512 alpha, beta;
+    __mmask16 mask0, mask1;
+    int beta_zero;
+    const float *bias_row; /* NULL: none */
+    int with_bias_col;
+    __m512 bias_col0, bias_col1;
+} tile_store_t;
+
+/* Row i: c[0..n) := alpha * acc + beta * c[0..n) [+ bias]; masked lanes of
+ * C are neither read nor written (a full row has all lanes set). */
+static inline void update_row(const tile_store_t *t, float *c, int i,
+                              __m512 acc0, __m512 acc1) {
+    __m512 r0 = _mm512_mul_ps(t->alpha, acc0);
+    __m512 r1 = _mm512_mul_ps(t->alpha, acc1);
+    if (!t->beta_zero) {
+        r0 = _mm512_fmadd_ps(t->beta, _mm512_maskz_loadu_ps(t->mask0, c), r0);
+        r1 = _mm512_fmadd_ps(t->beta, _mm512_maskz_loadu_ps(t->mask1, c + 16),
+                             r1);
     }
-    _mm512_mask_storeu_ps(c, mask0, r0);
-    _mm512_mask_storeu_ps(c + 16, mask1, r1);
+    if (t->bias_row) {
+        const __m512 b = _mm512_set1_ps(t->bias_row[i]);
+        r0 = _mm512_add_ps(r0, b);
+        r1 = _mm512_add_ps(r1, b);
+    } else if (t->with_bias_col) {
+        r0 = _mm512_add_ps(r0, t->bias_col0);
+        r1 = _mm512_add_ps(r1, t->bias_col1);
+    }
+    _mm512_mask_storeu_ps(c, t->mask0, r0);
+    _mm512_mask_storeu_ps(c + 16, t->mask1, r1);
 }
 
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   const float *b, float beta, float *c,
-                                  int64_t ldc, int64_t m, int64_t n) {
+                                  int64_t ldc, int64_t m, int64_t n,
+                                  const float *bias_row,
+                                  const float *bias_col) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
     __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();
@@ -78,21 +98,29 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
         b += NR;
     }
 
-    const __m512 valpha = _mm512_set1_ps(alpha);
-    const __m512 vbeta = _mm512_set1_ps(beta);
-    const __mmask16 mask0 = lane_mask(n < 16 ? n : 16);
-    const __mmask16 mask1 = lane_mask(n > 16 ? n - 16 : 0);
-    const int bz = beta == 0.f;
+    tile_store_t t;
+    t.alpha = _mm512_set1_ps(alpha);
+    t.beta = _mm512_set1_ps(beta);
+    t.mask0 = lane_mask(n < 16 ? n : 16);
+    t.mask1 = lane_mask(n > 16 ? n - 16 : 0);
+    t.beta_zero = beta == 0.f;
+    t.bias_row = bias_row;
+    t.with_bias_col = bias_row == NULL && bias_col != NULL;
+    t.bias_col0 = t.bias_col1 = _mm512_setzero_ps();
+    if (t.with_bias_col) {
+        t.bias_col0 = _mm512_maskz_loadu_ps(t.mask0, bias_col);
+        t.bias_col1 = _mm512_maskz_loadu_ps(t.mask1, bias_col + 16);
+    }
     /* Rows past m are skipped; m >= 1 always. */
-    update_row(c, c00, c01, valpha, vbeta, mask0, mask1, bz);
+    update_row(&t, c, 0, c00, c01);
     if (m > 1)
-        update_row(c + ldc, c10, c11, valpha, vbeta, mask0, mask1, bz);
+        update_row(&t, c + ldc, 1, c10, c11);
     if (m > 2)
-        update_row(c + 2 * ldc, c20, c21, valpha, vbeta, mask0, mask1, bz);
+        update_row(&t, c + 2 * ldc, 2, c20, c21);
     if (m > 3)
-        update_row(c + 3 * ldc, c30, c31, valpha, vbeta, mask0, mask1, bz);
+        update_row(&t, c + 3 * ldc, 3, c30, c31);
     if (m > 4)
-        update_row(c + 4 * ldc, c40, c41, valpha, vbeta, mask0, mask1, bz);
+        update_row(&t, c + 4 * ldc, 4, c40, c41);
     if (m > 5)
-        update_row(c + 5 * ldc, c50, c51, valpha, vbeta, mask0, mask1, bz);
+        update_row(&t, c + 5 * ldc, 5, c50, c51);
 }

@@ -9,7 +9,8 @@
 
 void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
                           const float *b, float beta, float *c, int64_t ldc,
-                          int64_t m, int64_t n) {
+                          int64_t m, int64_t n, const float *bias_row,
+                          const float *bias_col) {
     float acc[MR][NR] = {{0.f}};
     for (int64_t p = 0; p < k; ++p) {
         const float *ap = a + p * MR;
@@ -21,8 +22,14 @@ void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
     for (int64_t i = 0; i < m; ++i) {
         float *ci = c + i * ldc;
         for (int64_t j = 0; j < n; ++j) {
-            const float r = alpha * acc[i][j];
-            ci[j] = beta == 0.f ? r : r + beta * ci[j];
+            float r = alpha * acc[i][j];
+            if (beta != 0.f)
+                r = r + beta * ci[j];
+            if (bias_row)
+                r = r + bias_row[i];
+            else if (bias_col)
+                r = r + bias_col[j];
+            ci[j] = r;
         }
     }
 }
