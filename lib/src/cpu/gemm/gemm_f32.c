@@ -8,7 +8,12 @@
  *           for ir in mc step mr: micro-kernel on one mr x nr tile of C
  *
  * Threads own disjoint rectangles of C and pack privately, so no barrier is
- * needed and a team of the caller's threads can share one call. */
+ * needed and a team of the caller's threads can share one call.
+ *
+ * A thread with few rows of C (small M: an inner product's batch, a GEMV)
+ * reuses each B value too few times to pay for packing it, so the kernel
+ * reads full-width panels of an untransposed B in place (same arithmetic,
+ * same results); only the narrower last panel is packed. */
 #include <omp.h>
 
 #include "common/isa.h"
@@ -126,6 +131,9 @@ static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
     return r;
 }
 
+/* Rows of C per thread up to which B is read in place (see top). */
+#define DIRECT_B_MAX_MTILES 8
+
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
  * single empty K block so C still gets beta, bias and the epilogue. */
 static void gemm_rect(const tsr_gemm_f32_args_t *args,
@@ -148,16 +156,21 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     const int64_t b_sp = args->transb ? 1 : args->ldb;
     const int64_t ldc = args->ldc;
 
+    const int direct_b = !args->transb && K > 0 &&
+                         m_len <= DIRECT_B_MAX_MTILES * (int64_t)mr;
+
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+        /* Direct B: the full panels are read in place, the tail packed. */
+        const int64_t n_direct = direct_b ? ncur / nr * nr : 0;
         for (int64_t kb = 0; kb < nkb; ++kb) {
             const int64_t pc = kb * kc;
             const int64_t kcur = TSR_MIN(kc, K - pc);
             const float beta = kb == 0 ? args->beta : 1.f;
             const int last_k = kb == nkb - 1;
-            if (kcur > 0)
-                kern->pack(args->B + jc * b_sx + pc * b_sp, b_sx, b_sp, ncur,
-                           kcur, nr, pack_b);
+            if (kcur > 0 && n_direct < ncur)
+                kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,
+                           b_sp, ncur - n_direct, kcur, nr, pack_b);
             for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
                 const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
                 if (kcur > 0)
@@ -165,7 +178,14 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                mcur, kcur, mr, pack_a);
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
-                    const float *pb = pack_b + (kcur > 0 ? jr * kcur : 0);
+                    const float *pb = pack_b;
+                    int64_t b_stride = nr;
+                    if (jr < n_direct) {
+                        pb = args->B + pc * b_sp + jc + jr;
+                        b_stride = b_sp;
+                    } else if (kcur > 0) {
+                        pb = pack_b + (jr - n_direct) * kcur;
+                    }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         const float *pa = pack_a + (kcur > 0 ? ir * kcur : 0);
@@ -181,8 +201,8 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                                         tsr_gemm_bias_per_col
                                         ? args->bias + jc + jr
                                         : NULL;
-                        kern->ukr(kcur, args->alpha, pa, pb, beta, c, ldc, m, n,
-                                  bias_row, bias_col);
+                        kern->ukr(kcur, args->alpha, pa, pb, b_stride, beta, c,
+                                  ldc, m, n, bias_row, bias_col);
                         if (last_k && args->epilogue)
                             args->epilogue(args->epilogue_ctx, c, ldc, ic + ir,
                                            jc + jr, m, n);

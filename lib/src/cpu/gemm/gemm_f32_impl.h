@@ -7,9 +7,10 @@
 
 #include "tessera.h"
 
-/* Micro-kernel contract: on packed panels `a` (k steps of mr values) and
- * `b` (k steps of nr values), computes the mr x nr product and writes
- *   C := alpha * product + beta * C
+/* Micro-kernel contract: on a packed panel `a` (k steps of mr values) and
+ * a panel `b` of k steps of nr values, step p at b + p * b_stride (nr for a
+ * packed panel, the leading dim when B is read in place), computes the
+ * mr x nr product and writes
  *   C := alpha * product + beta * C  [+ bias]
  * to the top-left m x n corner (m <= mr, n <= nr) of the tile at `c`, row
  * stride ldc. Rows and columns outside m x n are neither read nor written;
@@ -19,9 +20,9 @@
  * full ones, so a result never depends on where the tile boundaries
  * fall. */
 typedef void (*tsr_gemm_f32_ukr_fn)(int64_t k, float alpha, const float *a,
-                                    const float *b, float beta, float *c,
-                                    int64_t ldc, int64_t m, int64_t n,
-                                    const float *bias_row,
+                                    const float *b, int64_t b_stride,
+                                    float beta, float *c, int64_t ldc,
+                                    int64_t m, int64_t n, const float *bias_row,
                                     const float *bias_col);
 
 /* Packs a block of a matrix into panels of `width` lines for the kernels:
@@ -50,21 +51,21 @@ typedef struct {
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void);
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
-                                const float *b, float beta, float *c,
-                                int64_t ldc, int64_t m, int64_t n,
+                                const float *b, int64_t b_stride, float beta,
+                                float *c, int64_t ldc, int64_t m, int64_t n,
                                 const float *bias_row, const float *bias_col);
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
-                                  const float *b, float beta, float *c,
-                                  int64_t ldc, int64_t m, int64_t n,
+                                  const float *b, int64_t b_stride, float beta,
+                                  float *c, int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
 
 /* The portable kernel's fixed tile (small enough for 16 SSE registers). */
 #define TSR_GEMM_F32_REF_MR 4
 #define TSR_GEMM_F32_REF_NR 8
 void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
-                          const float *b, float beta, float *c, int64_t ldc,
-                          int64_t m, int64_t n, const float *bias_row,
-                          const float *bias_col);
+                          const float *b, int64_t b_stride, float beta,
+                          float *c, int64_t ldc, int64_t m, int64_t n,
+                          const float *bias_row, const float *bias_col);
 
 /* tsr_gemm_f32_pack_fn implementations: portable, and AVX2 (which speeds
  * up the transposing case for widths 6 and 16 and defers to the portable

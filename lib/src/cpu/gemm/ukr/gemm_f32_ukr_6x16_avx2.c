@@ -81,8 +81,8 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
 }
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
-                                const float *b, float beta, float *c,
-                                int64_t ldc, int64_t m, int64_t n,
+                                const float *b, int64_t b_stride, float beta,
+                                float *c, int64_t ldc, int64_t m, int64_t n,
                                 const float *bias_row, const float *bias_col) {
     __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
     __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
@@ -103,7 +103,7 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
     for (int64_t p = 0; p < k; ++p) {
         TSR_UKR_STEP(a, b);
         a += MR;
-        b += NR;
+        b += b_stride;
     }
 
     tile_store_t t;

@@ -8,13 +8,13 @@
 #define NR TSR_GEMM_F32_REF_NR
 
 void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
-                          const float *b, float beta, float *c, int64_t ldc,
-                          int64_t m, int64_t n, const float *bias_row,
-                          const float *bias_col) {
+                          const float *b, int64_t b_stride, float beta,
+                          float *c, int64_t ldc, int64_t m, int64_t n,
+                          const float *bias_row, const float *bias_col) {
     float acc[MR][NR] = {{0.f}};
     for (int64_t p = 0; p < k; ++p) {
         const float *ap = a + p * MR;
-        const float *bp = b + p * NR;
+        const float *bp = b + p * b_stride;
         for (int i = 0; i < MR; ++i)
             for (int j = 0; j < NR; ++j)
                 acc[i][j] += ap[i] * bp[j];
