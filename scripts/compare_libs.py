@@ -3,14 +3,17 @@
 
     compare_libs.py [--peak-gflops P] RUN.txt [RUN.txt ...]
 
-Each RUN.txt is the output of one batch run with the default perf template,
-e.g. `benchdnn --conv --lib=both --mode=P --batch=inputs/perf/perf_conv_f32_any`.
+Each RUN.txt is the output of one batch run with the default perf template
+by any driver, e.g.
+`benchdnn --ip --lib=both --mode=P --batch=inputs/perf/perf_ip_f32`.
 oneDNN's perf lines carry the same problem string as Tessera's with a
-leading "--lib=onednn ", which pairs them. Prints per run (batch) a Markdown
-table: problem, each library's implementation and GFLOPS (at the minimum
-time), the ratio Tessera/oneDNN (above 1: Tessera is faster), with
---peak-gflops each library's fraction of that peak, and the geometric mean
-of the ratios. Problems one library did not run are listed without a ratio.
+leading "--lib=onednn ", which pairs them. Prints one Markdown table over
+all runs: problem, each library's implementation and GFLOPS (at the
+minimum time), the ratio Tessera/oneDNN (above 1: Tessera is faster), with
+--peak-gflops each library's fraction of that peak; after each run's
+(batch's) problems a row with the geometric mean of its ratios, and with
+several runs a last one over all of them. Problems one library did not run
+are listed without a ratio.
 """
 import argparse
 import math
@@ -55,33 +58,66 @@ def _peak_cell(fields, peak):
     return f"{fields['min_gflops'] / peak:.1%}" if fields else "-"
 
 
-def markdown_table(rows, peak_gflops=None):
-    """The Markdown table of compare_rows() with a closing geomean row."""
+def _line(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+def _header(peak_gflops):
     head = ["problem", "Tessera impl", "Tessera GFLOPS", "oneDNN impl",
             "oneDNN GFLOPS", "ratio Tessera/oneDNN"]
     align = ["---", "---", "---:", "---", "---:", "---:"]
     if peak_gflops:
         head += ["Tessera % of peak", "oneDNN % of peak"]
         align += ["---:", "---:"]
-    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
-    ratios = []
-    for prb, t, o, ratio in rows:
-        cells = [f"`{prb}`", _cell(t, "impl", "{}"),
-                 _cell(t, "min_gflops", "{:.2f}"), _cell(o, "impl", "{}"),
-                 _cell(o, "min_gflops", "{:.2f}"),
-                 f"{ratio:.3f}" if ratio is not None else "-"]
-        if peak_gflops:
-            cells += [_peak_cell(t, peak_gflops), _peak_cell(o, peak_gflops)]
-        if ratio is not None:
-            ratios.append(ratio)
-        lines.append("| " + " | ".join(cells) + " |")
+    return [_line(head), _line(align)]
+
+
+def _row(row, peak_gflops):
+    prb, t, o, ratio = row
+    cells = [f"`{prb}`", _cell(t, "impl", "{}"),
+             _cell(t, "min_gflops", "{:.2f}"), _cell(o, "impl", "{}"),
+             _cell(o, "min_gflops", "{:.2f}"),
+             f"{ratio:.3f}" if ratio is not None else "-"]
+    if peak_gflops:
+        cells += [_peak_cell(t, peak_gflops), _peak_cell(o, peak_gflops)]
+    return _line(cells)
+
+
+def _geomean_row(label, ratios, peak_gflops):
     geomean = perf_table.geomean(ratios)
     count = f"{len(ratios)} problem" + ("" if len(ratios) == 1 else "s")
-    tail = [f"geomean ({count})", "", "", "", "",
-            f"{geomean:.3f}" if not math.isnan(geomean) else "-"]
+    cells = [f"{label} ({count})", "", "", "", "",
+             f"{geomean:.3f}" if not math.isnan(geomean) else "-"]
     if peak_gflops:
-        tail += ["", ""]
-    lines.append("| " + " | ".join(tail) + " |")
+        cells += ["", ""]
+    return _line(cells)
+
+
+def _ratios(rows):
+    return [r[3] for r in rows if r[3] is not None]
+
+
+def markdown_table(rows, peak_gflops=None):
+    """The Markdown table of compare_rows() with a closing geomean row."""
+    return "\n".join(_header(peak_gflops) +
+                     [_row(r, peak_gflops) for r in rows] +
+                     [_geomean_row("geomean", _ratios(rows), peak_gflops)])
+
+
+def combined_table(batches, peak_gflops=None):
+    """One Markdown table of [(batch name, compare_rows())]: each batch's
+    rows closed by its geomean row ("geomean NAME"), then, with several
+    batches, the geomean over all of them."""
+    lines = _header(peak_gflops)
+    every = []
+    for name, rows in batches:
+        lines += [_row(r, peak_gflops) for r in rows]
+        lines.append(_geomean_row(f"**geomean {name}**", _ratios(rows),
+                                  peak_gflops))
+        every += _ratios(rows)
+    if len(batches) > 1:
+        lines.append(_geomean_row("**geomean all batches**", every,
+                                  peak_gflops))
     return "\n".join(lines)
 
 
@@ -95,7 +131,7 @@ def main(argv):
     args = parser.parse_args(argv[1:])
     if args.peak_gflops is not None and not args.peak_gflops > 0:
         parser.error("--peak-gflops must be positive")
-    sections = []
+    batches = []
     for path in args.runs:
         try:
             with open(path, encoding="utf-8") as f:
@@ -109,9 +145,8 @@ def main(argv):
                   "(run benchdnn with --lib=both --mode=P)", file=sys.stderr)
             return 1
         name = os.path.splitext(os.path.basename(path))[0]
-        sections.append(f"### {name}\n\n" + markdown_table(
-            compare_rows(tessera, onednn), args.peak_gflops))
-    print("\n\n".join(sections))
+        batches.append((name, compare_rows(tessera, onednn)))
+    print(combined_table(batches, args.peak_gflops))
     return 0
 
 

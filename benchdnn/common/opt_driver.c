@@ -15,6 +15,10 @@ typedef struct {
 static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
                        res_t *res) {
     const loop_state_t *s = ctx;
+    if (lib == BENCH_LIB_ONEDNN && s->drv->run_onednn) {
+        s->drv->run_onednn(s->prb, repro, res);
+        return;
+    }
     if (lib != BENCH_LIB_TESSERA) {
         res->state = STATE_UNIMPLEMENTED;
         snprintf(res->reason, sizeof(res->reason),

@@ -22,8 +22,11 @@ typedef struct {
     void (*make_prb)(const void *desc, const char *const *values,
                      const bench_attr_t *attr, void *prb, char *repro,
                      size_t len);
-    /* Runs the problem on Tessera (the only library these drivers have). */
+    /* Runs the problem on Tessera. */
     void (*run)(const void *prb, const char *repro, res_t *res);
+    /* Runs it on oneDNN (--lib=onednn|both); NULL: the driver runs
+     * Tessera only. */
+    void (*run_onednn)(const void *prb, const char *repro, res_t *res);
 } opt_driver_t;
 
 /* The driver's entry: runs every problem of `tokens`; returns 0 (usage

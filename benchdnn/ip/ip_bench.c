@@ -111,14 +111,16 @@ static int is_float(tsr_data_type_t dt) {
     return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
 }
 
-static void run_problem(const void *prb, const char *repro, res_t *res) {
-    const ip_prb_t *p = prb;
+/* The problem on `lib`. */
+static void run_on(const ip_prb_t *p, bench_lib_t lib, const char *repro,
+                   res_t *res) {
     const ip_desc_t *d = &p->desc;
     if (p->dir != IP_FWD_B && p->dir != IP_FWD_D && p->dir != IP_FWD_I) {
         res->state = STATE_UNIMPLEMENTED;
-        snprintf(res->reason, sizeof(res->reason),
-                 "%s: the library has forward inner product only",
-                 dir_names[p->dir]);
+        snprintf(res->reason, sizeof(res->reason), "%s: %s", dir_names[p->dir],
+                 lib == BENCH_LIB_ONEDNN
+                         ? "the harness' reference is forward only"
+                         : "the library has forward inner product only");
         return;
     }
     mm_task_t t;
@@ -155,8 +157,16 @@ static void run_problem(const void *prb, const char *repro, res_t *res) {
     char desc[512];
     ip_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
-    mm_task_run_described(&t, d->name, desc, dir_names[p->dir], option_tags,
-                          d->mb, repro, res);
+    mm_task_run_described(&t, lib, d->name, desc, dir_names[p->dir],
+                          option_tags, d->mb, repro, res);
+}
+
+static void run_problem(const void *prb, const char *repro, res_t *res) {
+    run_on(prb, BENCH_LIB_TESSERA, repro, res);
+}
+
+static void run_problem_onednn(const void *prb, const char *repro, res_t *res) {
+    run_on(prb, BENCH_LIB_ONEDNN, repro, res);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -176,6 +186,7 @@ int ip_bench(int ntokens, char **tokens) {
             .parse_desc = parse_desc,
             .make_prb = make_prb,
             .run = run_problem,
+            .run_onednn = run_problem_onednn,
     };
     return opt_driver_bench(&driver, ntokens, tokens);
 }

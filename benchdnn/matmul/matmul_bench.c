@@ -159,8 +159,9 @@ static void rank_tag(const char *tag, int ndims, char *out, size_t len) {
     snprintf(out, len, "%s", tag);
 }
 
-static void run_problem(const void *prb, const char *repro, res_t *res) {
-    const matmul_prb_t *p = prb;
+/* The problem on `lib`. */
+static void run_on(const matmul_prb_t *p, bench_lib_t lib, const char *repro,
+                   res_t *res) {
     const matmul_desc_t *d = &p->desc;
     int64_t masks[2] = {0, 0};
     parse_runtime_masks(p->runtime_dims_masks, masks);
@@ -173,8 +174,8 @@ static void run_problem(const void *prb, const char *repro, res_t *res) {
     if (p->bia_unsupported[0]) {
         res->state = STATE_UNIMPLEMENTED;
         snprintf(res->reason, sizeof(res->reason),
-                 "data type %s is not supported by the library",
-                 p->bia_unsupported);
+                 "data type %s is not supported by the %s", p->bia_unsupported,
+                 lib == BENCH_LIB_ONEDNN ? "harness" : "library");
         return;
     }
     for (int t = 0; t < 3; t++) {
@@ -216,8 +217,16 @@ static void run_problem(const void *prb, const char *repro, res_t *res) {
     char desc[512];
     matmul_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
-    mm_task_run_described(&t, d->name, desc, "", option_tags, t.batch, repro,
-                          res);
+    mm_task_run_described(&t, lib, d->name, desc, "", option_tags, t.batch,
+                          repro, res);
+}
+
+static void run_problem(const void *prb, const char *repro, res_t *res) {
+    run_on(prb, BENCH_LIB_TESSERA, repro, res);
+}
+
+static void run_problem_onednn(const void *prb, const char *repro, res_t *res) {
+    run_on(prb, BENCH_LIB_ONEDNN, repro, res);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -237,6 +246,7 @@ int matmul_bench(int ntokens, char **tokens) {
             .parse_desc = parse_desc,
             .make_prb = make_prb,
             .run = run_problem,
+            .run_onednn = run_problem_onednn,
     };
     return opt_driver_bench(&driver, ntokens, tokens);
 }

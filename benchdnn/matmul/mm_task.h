@@ -71,15 +71,41 @@ void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p);
 /* 2 * batch * M * N * K. */
 double mm_task_ops(const mm_task_t *t);
 
-/* Creates, runs, checks and times the task per bench_settings.mode; the
- * outcome lands in `res`. */
+/* Creates, runs, checks and times the task on Tessera per
+ * bench_settings.mode; the outcome lands in `res`. */
 void mm_task_run(const mm_task_t *t, const char *repro, res_t *res);
-/* mm_task_run with the performance line fields set: the problem's name,
- * descriptor, direction, its three tags (option values, joined
- * "src:wei:dst") and mb. */
-void mm_task_run_described(mm_task_t *t, const char *name, const char *desc,
-                           const char *dir, const char *const tags[3],
-                           int64_t mb, const char *repro, res_t *res);
+/* The task on `lib` (mm_task_run, or the oneDNN path of onednn/onednn.h)
+ * with the performance line fields set: the problem's name, descriptor,
+ * direction, its three tags (option values, joined "src:wei:dst") and
+ * mb. */
+void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
+                           const char *desc, const char *dir,
+                           const char *const tags[3], int64_t mb,
+                           const char *repro, res_t *res);
+
+/* What every library's run of a task shares (mm_task_run.c): */
+/* The harness' own checks before any library is asked: data types the
+ * `checker` ("library", "harness") supports, attributes and scales the
+ * reference applies. 0 with res set when the problem stops. */
+int mm_task_check_supported(const mm_task_t *t, const char *checker,
+                            res_t *res);
+/* The fill of each data kind (bench_data_kind_t). */
+void mm_task_fill_rules(const mm_task_t *t, fill_rule_t fill[BENCH_DATA_COUNT]);
+/* f32 elements the reference takes beyond the dense copies (its double
+ * copies of src and weights). */
+double mm_task_ref_elems(const mm_task_t *t);
+/* Computes the reference of f's inputs into f->ref and compares f->got
+ * with it, filling res. */
+void mm_task_check_against_ref(const mm_task_t *t, const bench_f32_t *f,
+                               res_t *res);
+/* --mode=B: the dst of two runs (dense f32) must agree bit for bit. */
+void mm_task_compare_bitwise(const mm_task_t *t, const float *first,
+                             const float *second_run, res_t *res);
+/* The performance line of `t` run by implementation `impl`, with the
+ * bytes its memories take. */
+void mm_task_report_perf(const mm_task_t *t, const char *repro,
+                         const char *impl, double ibytes, double obytes,
+                         const bench_timer_t *timer);
 
 /* The reference: dense logical f32 buffers in, dst (dense, rounded to the
  * dst type) out. Scales and zero points are looked up by their masks over

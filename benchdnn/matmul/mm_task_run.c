@@ -10,6 +10,7 @@
 #include "common/perf_report.h"
 #include "common/timer.h"
 #include "matmul/mm_task.h"
+#include "onednn/onednn.h"
 
 void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p) {
     memset(p, 0, sizeof(*p));
@@ -40,13 +41,13 @@ static int64_t dims_nelems(int ndims, const int64_t *dims) {
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-/* What the harness decides before touching the library. */
-static int check_supported(const mm_task_t *t, res_t *res) {
+int mm_task_check_supported(const mm_task_t *t, const char *checker,
+                            res_t *res) {
     const bench_attr_t *a = t->attr;
     if (t->cfg.unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
-                        "data type %s is not supported by the library",
-                        t->cfg.unsupported);
+                        "data type %s is not supported by the %s",
+                        t->cfg.unsupported, checker);
         return 0;
     }
     const char *why = attr_unsupported(a);
@@ -172,28 +173,40 @@ static int64_t quant_count(const mm_task_t *t, int qarg, int is_zp) {
     return attr_mask_count(mask, ndims, dims);
 }
 
+void mm_task_fill_rules(const mm_task_t *t,
+                        fill_rule_t fill[BENCH_DATA_COUNT]) {
+    conv_prb_t rules;
+    mm_task_rules_prb(t, &rules);
+    for (int k = 0; k < BENCH_DATA_COUNT; k++)
+        conv_fill_cfg(&rules, (conv_data_kind_t)k, &fill[k]);
+}
+
 static int create(bench_run_t *r, res_t *res) {
     const mm_task_t *t = r->prb;
-    if (!check_supported(t, res) || !create_pd(r, res))
+    if (!mm_task_check_supported(t, "library", res) || !create_pd(r, res))
         return 0;
     for (int q = 0; q < QARG_COUNT; q++) {
         r->scale_count[q] = quant_count(t, q, 0);
         r->zp_count[q] = quant_count(t, q, 1);
     }
-    conv_prb_t rules;
-    mm_task_rules_prb(t, &rules);
-    for (int k = 0; k < BENCH_DATA_COUNT; k++)
-        conv_fill_cfg(&rules, (conv_data_kind_t)k, &r->fill[k]);
+    mm_task_fill_rules(t, r->fill);
     return 1;
 }
 
-/* f32 copies, and the reference's double copies of src and weights. */
+static double src_wei_elems(const mm_task_t *t) {
+    return (double)dims_nelems(t->src_ndims, t->src_dims) +
+           (double)dims_nelems(t->wei_ndims, t->wei_dims);
+}
+
+double mm_task_ref_elems(const mm_task_t *t) {
+    return 2.0 * src_wei_elems(t); /* a double per element */
+}
+
+/* f32 copies, and the reference's own. */
 static double harness_elems(const bench_run_t *r) {
     const mm_task_t *t = r->prb;
-    const double in = (double)dims_nelems(t->src_ndims, t->src_dims) +
-                      (double)dims_nelems(t->wei_ndims, t->wei_dims);
     const double out = (double)dims_nelems(t->dst_ndims, t->dst_dims);
-    return 3.0 * in + 4.0 * out;
+    return src_wei_elems(t) + 4.0 * out + mm_task_ref_elems(t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -227,9 +240,9 @@ static void compare_cfg_init(const mm_task_t *t, compare_cfg_t *cmp) {
     cmp->idx_ctx = t;
 }
 
-static void check_correctness(bench_run_t *r, res_t *res) {
-    const mm_task_t *t = r->prb;
-    const mm_ref_args_t args = bench_f32_ref_args(&r->f);
+void mm_task_check_against_ref(const mm_task_t *t, const bench_f32_t *f,
+                               res_t *res) {
+    const mm_ref_args_t args = bench_f32_ref_args(f);
     if (mm_ref(t, &args) != 0) {
         bench_set_state(res, STATE_SKIPPED,
                         "not enough memory for the reference");
@@ -237,7 +250,12 @@ static void check_correctness(bench_run_t *r, res_t *res) {
     }
     compare_cfg_t cmp;
     compare_cfg_init(t, &cmp);
-    compare_f32(r->f.ref, r->f.got, r->dst_nelems, &cmp, res);
+    compare_f32(f->ref, f->got, dims_nelems(t->dst_ndims, t->dst_dims), &cmp,
+                res);
+}
+
+static void check_correctness(bench_run_t *r, res_t *res) {
+    mm_task_check_against_ref(r->prb, &r->f, res);
 }
 
 static void bitwise_cfg(const bench_run_t *r, compare_cfg_t *cmp, int64_t *n) {
@@ -245,14 +263,22 @@ static void bitwise_cfg(const bench_run_t *r, compare_cfg_t *cmp, int64_t *n) {
     *n = r->dst_nelems;
 }
 
-static void report_perf(const bench_run_t *r, const char *repro, double ibytes,
-                        double obytes, res_t *res) {
-    const mm_task_t *t = r->prb;
+void mm_task_compare_bitwise(const mm_task_t *t, const float *first,
+                             const float *second_run, res_t *res) {
+    compare_cfg_t cmp;
+    compare_cfg_init(t, &cmp);
+    bench_compare_bitwise(&cmp, first, second_run,
+                          dims_nelems(t->dst_ndims, t->dst_dims), res);
+}
+
+void mm_task_report_perf(const mm_task_t *t, const char *repro,
+                         const char *impl, double ibytes, double obytes,
+                         const bench_timer_t *timer) {
     char attr[1024] = "";
     attr_to_repro(t->attr, 0, attr, sizeof(attr));
     perf_fields_t f;
     memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
+    f.impl = impl;
     f.name = t->name;
     f.prb = repro;
     f.desc = t->desc;
@@ -270,12 +296,19 @@ static void report_perf(const bench_run_t *r, const char *repro, double ibytes,
     const int64_t values[] = {t->batch, t->M, t->N, t->K};
     char text[4][PERF_EXTRA_LEN];
     perf_fields_set_extra(&f, 4, names, values, text);
-    perf_report(&f, &res->timer);
+    perf_report(&f, timer);
 }
 
-void mm_task_run_described(mm_task_t *t, const char *name, const char *desc,
-                           const char *dir, const char *const tags[3],
-                           int64_t mb, const char *repro, res_t *res) {
+static void report_perf(const bench_run_t *r, const char *repro, double ibytes,
+                        double obytes, res_t *res) {
+    mm_task_report_perf(r->prb, repro, res->impl_name, ibytes, obytes,
+                        &res->timer);
+}
+
+void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
+                           const char *desc, const char *dir,
+                           const char *const tags[3], int64_t mb,
+                           const char *repro, res_t *res) {
     char tags_text[3 * OPT_VALUE_LEN + 3];
     snprintf(tags_text, sizeof(tags_text), "%s:%s:%s", tags[0], tags[1],
              tags[2]);
@@ -284,7 +317,10 @@ void mm_task_run_described(mm_task_t *t, const char *name, const char *desc,
     t->dir = dir;
     t->tags_text = tags_text;
     t->mb = mb;
-    mm_task_run(t, repro, res);
+    if (lib == BENCH_LIB_ONEDNN)
+        mm_onednn_run_task(t, repro, res);
+    else
+        mm_task_run(t, repro, res);
 }
 
 void mm_task_run(const mm_task_t *t, const char *repro, res_t *res) {

@@ -7,19 +7,20 @@
  * defined); without it the declarations below are stubs that report
  * UNIMPLEMENTED, although --lib=onednn is refused as a usage error first.
  *
- * Adding a driver (ip, matmul, ...):
+ * Adding a driver:
  *   1. benchdnn/onednn/<driver>_onednn.c defining
  *        void <driver>_onednn_run_problem(const <driver>_prb_t *p,
  *                                         const char *repro, res_t *res);
- *      which builds the oneDNN op descriptor from the problem and uses
- *      onednn_common.h for tags, attributes (onednn_attr_create),
- *      memories (onednn_mem_from_f32 / onednn_mem_to_f32) and the
- *      implementation (onednn_pd_create); fills, reference, comparison and
- *      the perf line come from the driver's shared helpers, as
- *      conv_onednn.c does with conv.h's.
- *   2. Its declaration and stub below, next to conv's.
+ *      which calls onednn_run_problem (onednn_run.h) with a create
+ *      callback building the oneDNN op descriptor (memory descriptors by
+ *      onednn_run_md_init, attributes and implementation by
+ *      onednn_run_create_pd); fills, reference, comparison and the perf
+ *      line come from the driver's shared helpers, as conv_onednn.c does
+ *      with conv.h's and mm_onednn.c with mm_task.h's.
+ *   2. Its declaration and stub below.
  *   3. In the driver's loop, bench_run_libs() with a callback that calls
- *      it when lib == BENCH_LIB_ONEDNN (conv_bench.c: run_on_lib). */
+ *      it when lib == BENCH_LIB_ONEDNN (conv_bench.c: run_on_lib; the
+ *      opt_driver.h drivers set opt_driver_t.run_onednn). */
 #ifndef BENCHDNN_ONEDNN_ONEDNN_H
 #define BENCHDNN_ONEDNN_ONEDNN_H
 
@@ -27,11 +28,14 @@
 
 #include "common/benchdnn.h"
 #include "conv/conv.h"
+#include "matmul/mm_task.h"
 
 #ifdef BENCHDNN_WITH_ONEDNN
 
 void conv_onednn_run_problem(const conv_prb_t *p, const char *repro,
                              res_t *res);
+/* The matmul and inner product drivers' task (matmul/mm_task.h). */
+void mm_onednn_run_task(const mm_task_t *t, const char *repro, res_t *res);
 
 #else
 
@@ -44,6 +48,13 @@ static inline void onednn_unavailable(res_t *res) {
 static inline void conv_onednn_run_problem(const conv_prb_t *p,
                                            const char *repro, res_t *res) {
     (void)p;
+    (void)repro;
+    onednn_unavailable(res);
+}
+
+static inline void mm_onednn_run_task(const mm_task_t *t, const char *repro,
+                                      res_t *res) {
+    (void)t;
     (void)repro;
     onednn_unavailable(res);
 }

@@ -59,3 +59,64 @@ benchdnn_cli_test(lib_onednn_impl_filter 0
 benchdnn_cli_test(lib_onednn_round_mode_unimplemented 1
   "0:UNIMPLEMENTED \\(oneDNN 2.6 has no --attr-round-mode\\) __REPRO: --lib=onednn"
   --conv --lib=onednn --cfg=u8s8u8 --attr-round-mode=down ic16ih7oc16kh3ph1)
+
+# The inner product and matmul drivers (their shared src x weights task):
+# f32 over layouts (plain, channels-last, blocked, --strides, transposed),
+# spatial and batched shapes with broadcasting, bias, int8 with output
+# scales, v3.x scales, zero points and sum / eltwise / binary post-ops.
+benchdnn_cli_test(lib_both_ip 0
+  "0:PASSED __REPRO: --ip ic16oc8\n0:PASSED __REPRO: --lib=onednn --ip ic16oc8\n.*4:PASSED __REPRO: --lib=onednn --ip --cfg=u8s8u8 --attr-oscale=per_oc:0.5 --attr-post-ops=sum:0.5\\+relu mb4ic64oc32\n.*tests:16 passed:16 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+  --ip --lib=both mb2ic16oc8 mb4ic8ih3iw3oc16
+  --reset --dir=FWD_I --stag=axb mb3ic16ih5iw5oc8
+  --reset --stag=nChw8c --wtag=OIhw8i8o mb2ic16ih3oc16
+  --reset --cfg=u8s8u8 --attr-oscale=per_oc:0.5 --attr-post-ops=sum:0.5+relu
+  mb4ic64oc32
+  --reset --cfg=s8s8f32 --dir=FWD_D mb4ic64oc32
+  --reset --cfg=s8s8s8 --dir=FWD_D --attr-scales=src:common:0.5+wei:per_oc:2
+  mb4ic64oc32
+  --reset --attr-post-ops=add:f32:per_oc+tanh mb4ic64oc32)
+set_tests_properties(benchdnn_cli_lib_both_ip PROPERTIES TIMEOUT 300)
+
+benchdnn_cli_test(lib_both_matmul 0
+  "0:PASSED __REPRO: --matmul 4x8:8x16\n0:PASSED __REPRO: --lib=onednn --matmul 4x8:8x16\n.*5:PASSED __REPRO: --lib=onednn --matmul --cfg=u8s8u8 --attr-oscale=common:0.25 --attr-zero-points=src:common:1\\+dst:common:3 --attr-post-ops=sum:0.5 5x64:64x16\n.*tests:16 passed:16 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+  --matmul --lib=both 4x8:8x16 --strides=16x1:1x8: 4x8:8x16
+  --reset 2x1x4x8:1x3x8x5 --bia-dt=f32 --bia_mask=4 3x8x16:3x16x4
+  --reset --stag=ba --wtag=ba 5x7:7x9
+  --reset --cfg=u8s8u8 --attr-oscale=common:0.25
+  --attr-zero-points=src:common:1+dst:common:3 --attr-post-ops=sum:0.5
+  5x64:64x16
+  --reset --cfg=s8s8f32 --attr-oscale=per_oc:0.5
+  --attr-post-ops=add:f32:per_oc+relu 8x64:64x32
+  --reset --dt=s8:s8:s8 --attr-scales=src:common:0.5+wei:per_oc:2 8x64:64x32)
+set_tests_properties(benchdnn_cli_lib_both_matmul PROPERTIES TIMEOUT 300)
+
+# Their repro lines fed back run on oneDNN alone and print themselves.
+set(onednn_ip_repro
+  "--lib=onednn --ip --dir=FWD_D --cfg=u8s8s8 --stag=axb --attr-oscale=per_oc:0.5 --attr-post-ops=sum:0.5\\+relu mb3ic16ih5iw5oc8")
+benchdnn_cli_test(lib_onednn_ip_repro_fed_back 0
+  "^0:PASSED __REPRO: ${onednn_ip_repro}\ntests:1 passed:1 "
+  --lib=onednn --ip --dir=FWD_D --cfg=u8s8s8 --stag=axb
+  --attr-oscale=per_oc:0.5 --attr-post-ops=sum:0.5+relu mb3ic16ih5iw5oc8)
+set(onednn_matmul_repro
+  "--lib=onednn --matmul --bia-dt=f32 --bia_mask=4 --stag=ba 2x3x8x16:1x1x16x4")
+benchdnn_cli_test(lib_onednn_matmul_repro_fed_back 0
+  "^0:PASSED __REPRO: ${onednn_matmul_repro}\ntests:1 passed:1 "
+  --lib=onednn --matmul --bia-dt=f32 --bia_mask=4 --stag=ba
+  2x3x8x16:1x1x16x4)
+
+# Performance: a line per library, oneDNN's %impl% prefixed "onednn:".
+benchdnn_cli_test(lib_both_ip_perf 0
+  "perf,cpu,[^,]+,\"fc\",--ip mb16ic64oc32n\"fc\",[0-9.e-]+,.*\nperf,cpu,onednn:[^,]+,\"fc\",--lib=onednn --ip mb16ic64oc32n\"fc\",[0-9.e-]+,"
+  --ip --lib=both --mode=P --fix-times-per-prb=2 mb16ic64oc32n"fc")
+benchdnn_cli_test(lib_both_matmul_perf 0
+  "perf,cpu,[^,]+,\"mm\",--matmul 2x16x64:2x64x32n\"mm\",[0-9.e-]+,.*\nperf,cpu,onednn:[^,]+,\"mm\",--lib=onednn --matmul 2x16x64:2x64x32n\"mm\",[0-9.e-]+,"
+  --matmul --lib=both --mode=P --fix-times-per-prb=2 2x16x64:2x64x32n"mm")
+
+# oneDNN's reasons: the harness' reference is forward only; oneDNN 2.6's
+# inner product has no zero points.
+benchdnn_cli_test(lib_onednn_ip_bwd_unimplemented 1
+  "0:UNIMPLEMENTED \\(BWD_D: the harness' reference is forward only\\) __REPRO: --lib=onednn --ip --dir=BWD_D"
+  --ip --lib=onednn --dir=BWD_D mb4ic16oc8)
+benchdnn_cli_test(lib_onednn_ip_zero_points_unimplemented 1
+  "0:UNIMPLEMENTED \\(oneDNN primitive descriptor: unimplemented\\) __REPRO: --lib=onednn --ip --cfg=u8s8f32 --attr-zero-points=src:common:2"
+  --ip --lib=onednn --cfg=u8s8f32 --attr-zero-points=src:common:2 mb4ic16oc8)

@@ -69,14 +69,84 @@ def test_ratio_geomean_and_peak_fraction():
     assert table.splitlines()[-1] == "| geomean (2 problems) |  |  |  |  | 0.500 |  |  |"
 
 
-def test_main_prints_a_section_per_run(tmp_path, capsys):
+def test_main_prints_one_table_with_a_geomean_per_run(tmp_path, capsys):
     a = tmp_path / "perf_conv_f32_any.txt"
     a.write_text(RUN)
     assert compare_libs.main(["compare_libs.py", str(a), FIXTURE]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("### perf_conv_f32_any\n")
-    assert "### compare_libs_both\n" in out
-    assert out.count("| geomean") == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| problem |")
+    assert sum(line.startswith("| problem |") for line in lines) == 1
+    # RUN's 2 rows, its geomean, the fixture's 3 rows, its geomean, all.
+    assert len(lines) == 2 + 2 + 1 + 3 + 1 + 1
+    assert lines[4] == ("| **geomean perf_conv_f32_any** (2 problems) "
+                        "|  |  |  |  | 0.500 |")
+    assert lines[8].startswith("| **geomean compare_libs_both** (2 problems) |")
+    assert lines[9].startswith("| **geomean all batches** (4 problems) |")
+
+
+# Real runs of the inner product and matmul drivers with --lib=both
+# --mode=P: f32 and u8s8s8 problems, and a bf16 one oneDNN 2.6 does not
+# implement on AVX2 (no oneDNN perf line).
+IP_FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures",
+                          "compare_libs_ip.txt")
+MATMUL_FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures",
+                              "compare_libs_matmul.txt")
+
+
+def read_run(path):
+    with open(path, encoding="utf-8") as f:
+        return perf_table.parse_perf_lines(f)
+
+
+@pytest.mark.parametrize("path, driver, count", [
+    (IP_FIXTURE, "--ip ", 4), (MATMUL_FIXTURE, "--matmul ", 3)])
+def test_ip_and_matmul_lines_pair_by_problem(path, driver, count):
+    tessera, onednn = compare_libs.split_libs(read_run(path))
+    assert len(tessera) == count and len(onednn) == count - 1
+    assert set(onednn) < set(tessera)
+    assert all(prb.startswith(driver) for prb in tessera)
+    assert all(o["impl"].startswith("onednn:") for o in onednn.values())
+    assert all(not t["impl"].startswith("onednn:") for t in tessera.values())
+    rows = compare_libs.compare_rows(tessera, onednn)
+    for prb, t, o, ratio in rows[:-1]:
+        assert o["gops"] == t["gops"]  # the same problem
+        assert ratio == pytest.approx(t["min_gflops"] / o["min_gflops"])
+    prb, t, o, ratio = rows[-1]
+    assert "bf16" in prb and o is None and ratio is None
+
+
+def test_named_matmul_problem_fields():
+    tessera, onednn = compare_libs.split_libs(read_run(MATMUL_FIXTURE))
+    prb = '--matmul 12x384x64:12x64x384n"bert_base:scores_384"'
+    assert tessera[prb]["name"] == '"bert_base:scores_384"'
+    assert tessera[prb]["impl"] == "gemm:f32"
+    assert onednn[prb]["impl"] == "onednn:gemm:jit"
+    assert onednn[prb]["gops"] == pytest.approx(0.226492)
+    assert onednn[prb]["min_gflops"] == pytest.approx(11.3439)
+
+
+def test_ip_and_matmul_in_one_table_with_peak(capsys):
+    assert compare_libs.main(["compare_libs.py", "--peak-gflops", "100",
+                              IP_FIXTURE, MATMUL_FIXTURE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("| Tessera % of peak | oneDNN % of peak |")
+    assert len(lines) == 2 + 4 + 1 + 3 + 1 + 1
+    assert lines[2] == (
+        '| `--ip mb32ic2048ih1iw1oc1000n"resnet_50:fc1000_mb32"` | gemm:f32 '
+        '| 71.03 | onednn:x64:gemm:jit | 128.63 | 0.552 | 71.0% | 128.6% |')
+    assert lines[5].endswith("| ref:any | 0.03 | - | - | - | 0.0% | - |")
+    runs = [read_run(IP_FIXTURE), read_run(MATMUL_FIXTURE)]
+    ratios = [[r[3] for r in compare_libs.compare_rows(
+        *compare_libs.split_libs(run)) if r[3] is not None] for run in runs]
+    ip_mean, mm_mean, all_mean = (perf_table.geomean(ratios[0]),
+                                  perf_table.geomean(ratios[1]),
+                                  perf_table.geomean(ratios[0] + ratios[1]))
+    assert lines[6] == (f"| **geomean compare_libs_ip** (3 problems) |  |  "
+                        f"|  |  | {ip_mean:.3f} |  |  |")
+    assert lines[10] == (f"| **geomean compare_libs_matmul** (2 problems) "
+                         f"|  |  |  |  | {mm_mean:.3f} |  |  |")
+    assert lines[11] == (f"| **geomean all batches** (5 problems) |  |  |  "
+                         f"|  | {all_mean:.3f} |  |  |")
 
 
 def test_main_rejects_a_run_without_both_libraries(tmp_path, capsys):
