@@ -149,10 +149,13 @@ void attr_binary_src1_dims(bench_policy_t policy, int ndims,
 
 /* Builds the library attributes. `dst_ndims`/`dst_dims` size the legacy
  * output scales and binary src1; `wei_oc_mask` is the weights mask for
- * per_oc weight scales (1, or 3 with groups). Returns tsr status. */
+ * per_oc weight scales (1, or 3 with groups); `qarg_ndims` (QARG_COUNT
+ * ranks, NULL: all dst_ndims) gives each argument's own rank for its scale
+ * and zero point masks (an inner product's src has more dims than its
+ * dst). Returns tsr status. */
 tsr_status_t attr_create_tsr(const bench_attr_t *attr, int dst_ndims,
                              const int64_t *dst_dims, int wei_oc_mask,
-                             tsr_primitive_attr_t *out);
+                             const int *qarg_ndims, tsr_primitive_attr_t *out);
 
 /* Reference math (no library code): */
 float ref_eltwise(tsr_alg_kind_t alg, float x, float alpha, float beta);

@@ -138,7 +138,8 @@ static tsr_status_t build_post_ops(tsr_primitive_attr_t a,
 }
 
 static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
-                              int ndims, const int64_t *dims, int wei_oc_mask) {
+                              int ndims, const int64_t *dims, int wei_oc_mask,
+                              const int *qarg_ndims) {
     tsr_status_t st = tsr_success;
     if (attr->scratchpad_user)
         st = tsr_primitive_attr_set_scratchpad_mode(a,
@@ -157,7 +158,8 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
             return tsr_unimplemented;
         st = tsr_primitive_attr_set_scales_mask(
                 a, attr_qarg2tsr((bench_qarg_t)q),
-                attr_policy_mask(s->policy, (bench_qarg_t)q, ndims,
+                attr_policy_mask(s->policy, (bench_qarg_t)q,
+                                 qarg_ndims ? qarg_ndims[q] : ndims,
                                  wei_oc_mask));
     }
     for (int q = 0; q < QARG_COUNT && st == tsr_success; q++) {
@@ -168,7 +170,8 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
             return tsr_unimplemented;
         st = tsr_primitive_attr_set_zero_points_mask(
                 a, attr_qarg2tsr((bench_qarg_t)q),
-                attr_policy_mask(z->policy, (bench_qarg_t)q, ndims,
+                attr_policy_mask(z->policy, (bench_qarg_t)q,
+                                 qarg_ndims ? qarg_ndims[q] : ndims,
                                  wei_oc_mask));
     }
     if (st == tsr_success && attr->n_post_ops > 0)
@@ -178,12 +181,12 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
 
 tsr_status_t attr_create_tsr(const bench_attr_t *attr, int dst_ndims,
                              const int64_t *dst_dims, int wei_oc_mask,
-                             tsr_primitive_attr_t *out) {
+                             const int *qarg_ndims, tsr_primitive_attr_t *out) {
     tsr_primitive_attr_t a;
     tsr_status_t st = tsr_primitive_attr_create(&a);
     if (st != tsr_success)
         return st;
-    st = fill_attr(a, attr, dst_ndims, dst_dims, wei_oc_mask);
+    st = fill_attr(a, attr, dst_ndims, dst_dims, wei_oc_mask, qarg_ndims);
     if (st != tsr_success) {
         tsr_primitive_attr_destroy(a);
         return st;

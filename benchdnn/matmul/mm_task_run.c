@@ -146,8 +146,10 @@ static int create_pd(bench_run_t *r, res_t *res) {
                                         : "matmul descriptor");
         return 0;
     }
+    const int qarg_ndims[QARG_COUNT] = {t->src_ndims, t->wei_ndims,
+                                        t->dst_ndims};
     st = attr_create_tsr(t->attr, t->dst_ndims, t->dst_dims, t->wei_oc_mask,
-                         &r->attr);
+                         qarg_ndims, &r->attr);
     if (st != tsr_success) {
         bench_set_status_state(res, st, "attributes");
         return 0;

@@ -387,7 +387,7 @@ static void test_library_attr(void) {
           0);
     CHECK(attr_try_parse_scratchpad(&a, "user", err) == 0);
     CHECK(attr_try_parse_oscale(&a, "per_oc:2", err) == 0);
-    CHECK(attr_create_tsr(&a, 4, dims, 1, &pa) == tsr_success);
+    CHECK(attr_create_tsr(&a, 4, dims, 1, NULL, &pa) == tsr_success);
     if (pa) {
         const_tsr_post_ops_t ops = NULL;
         if (CHECK(tsr_primitive_attr_get_post_ops(pa, &ops) == tsr_success)) {
@@ -405,7 +405,7 @@ static void test_library_attr(void) {
     /* An unsupported post-op: the library attr is not built. */
     pa = NULL;
     CHECK(parse(attr_try_parse_post_ops, "relu+prelu", &a) == 0);
-    CHECK(attr_create_tsr(&a, 4, dims, 1, &pa) == tsr_unimplemented &&
+    CHECK(attr_create_tsr(&a, 4, dims, 1, NULL, &pa) == tsr_unimplemented &&
           pa == NULL);
 }
 
