@@ -3,7 +3,8 @@
  * with bias and the attributes fused in the GEMM epilogue. src and the
  * weights must flatten over (IC, spatial) in the same order (plain or
  * channels-last) with that chain dense; "any" weights get src's order with
- * OC innermost (K x OC row-major), which the GEMM reads untransposed. */
+ * OC innermost (K x OC row-major), which the GEMM reads untransposed.
+ * This layout half (gemm_ip_init_with) also serves "gemm:s8". */
 
 #include "common/memory_desc.h"
 #include "cpu/ip/ip_epilogue.h"
@@ -65,8 +66,9 @@ static tsr_status_t choose_weights_layout(tsr_memory_desc_t *wei,
                            NULL);
 }
 
-static tsr_status_t gemm_ip_init(struct tsr_primitive_desc *pd) {
-    if (!gemm_batched_accepts(pd, ip_with_bias(pd)))
+tsr_status_t gemm_ip_init_with(struct tsr_primitive_desc *pd,
+                               const gemm_batched_ops_t *ops) {
+    if (!ops->accepts(pd, ip_with_bias(pd)))
         return tsr_unimplemented;
     tsr_status_t st =
             choose_weights_layout(&pd->md[TSR_MD_WEIGHTS], &pd->md[TSR_MD_SRC]);
@@ -98,8 +100,12 @@ static tsr_status_t gemm_ip_init(struct tsr_primitive_desc *pd) {
 
     const gemm_batched_plan_t shape = {
             .M = ip_MB(pd), .N = ip_OC(pd), .K = ip_K(pd), .batch = 1};
-    return gemm_batched_plan_create(pd, &ep, &shape, src->blocking.strides[0],
-                                    src_k, wei_k, wei->blocking.strides[0]);
+    return ops->plan_create(pd, &ep, &shape, src->blocking.strides[0], src_k,
+                            wei_k, wei->blocking.strides[0]);
+}
+
+static tsr_status_t gemm_ip_init(struct tsr_primitive_desc *pd) {
+    return gemm_ip_init_with(pd, &gemm_batched_f32_ops);
 }
 
 static tsr_status_t gemm_ip_execute(const struct tsr_primitive_desc *pd,

@@ -77,13 +77,18 @@ static void plan_finish(gemm_batched_plan_t *plan,
                           (with_bias && !bias_is_gemm_friendly(bia, plan->N));
     plan->gemm_bias = with_bias && !plan->with_epilogue;
 
-    plan->nthr = tsr_get_max_threads();
-    plan->batch_parallel = plan->batch >= plan->nthr && plan->nthr > 1;
     plan->thr_gemm_scratch =
             tsr_gemm_f32_scratch_size(plan->M, plan->N, plan->K, 1);
     plan->c_buf_bytes =
             plan->c_is_dst ? 0
                            : (size_t)plan->M * (size_t)plan->N * sizeof(float);
+    gemm_batched_plan_book(pd, plan);
+}
+
+void gemm_batched_plan_book(struct tsr_primitive_desc *pd,
+                            gemm_batched_plan_t *plan) {
+    plan->nthr = tsr_get_max_threads();
+    plan->batch_parallel = plan->batch >= plan->nthr && plan->nthr > 1;
     /* Slices start 64-byte aligned. */
     plan->thr_gemm_scratch = (plan->thr_gemm_scratch + 63) / 64 * 64;
     plan->c_buf_bytes = (plan->c_buf_bytes + 63) / 64 * 64;
@@ -103,6 +108,17 @@ int gemm_batched_accepts(const struct tsr_primitive_desc *pd, int with_bias) {
            !pd->attr.zero_points[TSR_QARG_WEIGHTS].set;
 }
 
+int gemm_batched_plan_views(const struct tsr_primitive_desc *pd,
+                            gemm_batched_plan_t *plan, int64_t a_sm,
+                            int64_t a_sk, int64_t b_sk, int64_t b_sn) {
+    plan->a_off0 = pd->md[TSR_MD_SRC].offset0;
+    plan->b_off0 = pd->md[TSR_MD_WEIGHTS].offset0;
+    return gemm_matrix_view(plan->M, plan->K, a_sm, a_sk, &plan->transa,
+                            &plan->lda) &&
+           gemm_matrix_view(plan->K, plan->N, b_sk, b_sn, &plan->transb,
+                            &plan->ldb);
+}
+
 tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
                                       const tsr_epilogue_t *ep,
                                       const gemm_batched_plan_t *shape,
@@ -112,12 +128,7 @@ tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
     if (!plan)
         return tsr_out_of_memory;
     *plan = *shape;
-    plan->a_off0 = pd->md[TSR_MD_SRC].offset0;
-    plan->b_off0 = pd->md[TSR_MD_WEIGHTS].offset0;
-    if (!gemm_matrix_view(plan->M, plan->K, a_sm, a_sk, &plan->transa,
-                          &plan->lda) ||
-        !gemm_matrix_view(plan->K, plan->N, b_sk, b_sn, &plan->transb,
-                          &plan->ldb)) {
+    if (!gemm_batched_plan_views(pd, plan, a_sm, a_sk, b_sk, b_sn)) {
         free(plan);
         return tsr_unimplemented;
     }
@@ -126,24 +137,16 @@ tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
     return tsr_success;
 }
 
+const gemm_batched_ops_t gemm_batched_f32_ops = {gemm_batched_accepts,
+                                                 gemm_batched_plan_create};
+
 void gemm_batched_plan_destroy(struct tsr_primitive_desc *pd) {
     free(pd->impl_data);
 }
 
-/* What the GEMM's epilogue callback needs for one GEMM. */
-typedef struct {
-    const gemm_batched_plan_t *plan;
-    const tsr_epilogue_t *ep;
-    const tsr_epilogue_rt_t *rt;
-    const tsr_memory_desc_t *dst_md;
-    void *dst;
-    tsr_dim_t pos[TSR_MAX_NDIMS]; /* batch coordinates; rows, cols set per
-                                     row */
-} tile_ctx_t;
-
-static void epilogue_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
-                          int64_t n0, int64_t m, int64_t n) {
-    const tile_ctx_t *t = ctx;
+void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,
+                             int64_t ldc, int64_t m0, int64_t n0, int64_t m,
+                             int64_t n) {
     const int nd = t->dst_md->ndims;
     const int64_t stride = t->dst_md->blocking.strides[nd - 1];
     tsr_dim_t pos[TSR_MAX_NDIMS];
@@ -156,26 +159,48 @@ static void epilogue_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
     }
 }
 
-/* Runs GEMM number `b` (dense index over the dst batch dims). */
-static tsr_status_t
-run_one(const gemm_batched_plan_t *plan, const struct tsr_primitive_desc *pd,
-        const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt, const float *src,
-        const float *wei, const float *bias, void *dst, int64_t b,
-        void *gemm_scratch, size_t gemm_scratch_size, float *c_buf, int team) {
-    const tsr_memory_desc_t *dst_md = &pd->md[TSR_MD_DST];
-    tile_ctx_t t = {plan, ep, rt, dst_md, dst, {0}};
-    int64_t a_off = plan->a_off0, b_off = plan->b_off0, rest = b;
+static void epilogue_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
+                          int64_t n0, int64_t m, int64_t n) {
+    gemm_batched_store_tile(ctx, c, ldc, m0, n0, m, n);
+}
+
+void gemm_batched_locate(const gemm_batched_plan_t *plan, int64_t b,
+                         tsr_dim_t *pos, int64_t *a_off, int64_t *b_off) {
+    int64_t rest = b;
+    *a_off = plan->a_off0;
+    *b_off = plan->b_off0;
     for (int d = plan->nbatch_dims - 1; d >= 0; d--) {
         const int64_t i = rest % plan->batch_dims[d];
         rest /= plan->batch_dims[d];
-        t.pos[d] = i;
-        a_off += i * plan->a_bstep[d];
-        b_off += i * plan->b_bstep[d];
+        pos[d] = i;
+        *a_off += i * plan->a_bstep[d];
+        *b_off += i * plan->b_bstep[d];
     }
+}
+
+/* The arguments of one execution, for run_one. */
+typedef struct {
+    const gemm_batched_plan_t *plan;
+    const struct tsr_primitive_desc *pd;
+    const tsr_epilogue_t *ep;
+    const tsr_epilogue_rt_t *rt;
+    const float *src, *wei, *bias;
+    void *dst;
+} f32_exec_t;
+
+/* Runs GEMM number `b` (dense index over the dst batch dims). */
+static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
+                            size_t gemm_scratch_size, void *c_buf, int team) {
+    const f32_exec_t *e = arg;
+    const gemm_batched_plan_t *plan = e->plan;
+    const tsr_memory_desc_t *dst_md = &e->pd->md[TSR_MD_DST];
+    gemm_batched_tile_t t = {e->ep, e->rt, dst_md, e->dst, {0}};
+    int64_t a_off, b_off;
+    gemm_batched_locate(plan, b, t.pos, &a_off, &b_off);
     float *c = c_buf;
     if (plan->c_is_dst) {
         t.pos[dst_md->ndims - 2] = t.pos[dst_md->ndims - 1] = 0;
-        c = (float *)dst + md_off_v(dst_md, t.pos);
+        c = (float *)e->dst + md_off_v(dst_md, t.pos);
     }
     tsr_gemm_f32_args_t g;
     memset(&g, 0, sizeof(g));
@@ -185,16 +210,16 @@ run_one(const gemm_batched_plan_t *plan, const struct tsr_primitive_desc *pd,
     g.N = plan->N;
     g.K = plan->K;
     g.alpha = 1.f;
-    g.A = src + a_off;
+    g.A = e->src + a_off;
     g.lda = plan->lda;
-    g.B = wei + b_off;
+    g.B = e->wei + b_off;
     g.ldb = plan->ldb;
     g.beta = 0.f;
     g.C = c;
     g.ldc = plan->ldc;
     if (plan->gemm_bias) {
         g.bias_kind = tsr_gemm_bias_per_col;
-        g.bias = bias + pd->md[TSR_MD_BIAS].offset0;
+        g.bias = e->bias + e->pd->md[TSR_MD_BIAS].offset0;
     }
     if (plan->with_epilogue) {
         g.epilogue = epilogue_tile;
@@ -207,17 +232,9 @@ run_one(const gemm_batched_plan_t *plan, const struct tsr_primitive_desc *pd,
     return tsr_gemm_f32(&g);
 }
 
-static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
-                             const struct tsr_primitive_desc *pd,
-                             const tsr_epilogue_t *ep,
-                             const tsr_exec_ctx_t *ctx) {
-    tsr_epilogue_rt_t rt;
-    tsr_epilogue_resolve(ep, ctx, &rt);
-    const float *src = tsr_ctx_data(ctx, TSR_ARG_SRC);
-    const float *wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
-    const float *bias = tsr_ctx_data(ctx, TSR_ARG_BIAS);
-    void *dst = tsr_ctx_data(ctx, TSR_ARG_DST);
-    char *scratch = ctx->scratchpad;
+tsr_status_t gemm_batched_run(const gemm_batched_plan_t *plan, void *scratchpad,
+                              gemm_batched_one_fn one, const void *arg) {
+    char *scratch = scratchpad;
     const size_t thr_bytes = plan->thr_gemm_scratch + plan->c_buf_bytes;
     tsr_status_t status = tsr_success;
     if (plan->batch_parallel) {
@@ -226,12 +243,11 @@ static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
         {
             const int ithr = omp_get_thread_num();
             char *mine = scratch + (size_t)ithr * thr_bytes;
-            float *c_buf = (float *)(mine + plan->thr_gemm_scratch);
+            void *c_buf = mine + plan->thr_gemm_scratch;
 #pragma omp for schedule(static)
             for (int64_t b = 0; b < plan->batch; b++) {
                 tsr_status_t st =
-                        run_one(plan, pd, ep, &rt, src, wei, bias, dst, b, mine,
-                                plan->thr_gemm_scratch, c_buf, 1);
+                        one(arg, b, mine, plan->thr_gemm_scratch, c_buf, 1);
                 if (st != tsr_success) {
 #pragma omp critical
                     status = st;
@@ -243,11 +259,27 @@ static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
     /* The GEMM packs into nthr slices at the front of the scratchpad; C
      * lives after all of them. */
     const size_t gemm_bytes = (size_t)plan->nthr * plan->thr_gemm_scratch;
-    float *c_buf = (float *)(scratch + gemm_bytes);
+    void *c_buf = scratch + gemm_bytes;
     for (int64_t b = 0; b < plan->batch && status == tsr_success; b++)
-        status = run_one(plan, pd, ep, &rt, src, wei, bias, dst, b, scratch,
-                         gemm_bytes, c_buf, 0);
+        status = one(arg, b, scratch, gemm_bytes, c_buf, 0);
     return status;
+}
+
+static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
+                             const struct tsr_primitive_desc *pd,
+                             const tsr_epilogue_t *ep,
+                             const tsr_exec_ctx_t *ctx) {
+    tsr_epilogue_rt_t rt;
+    tsr_epilogue_resolve(ep, ctx, &rt);
+    const f32_exec_t e = {plan,
+                          pd,
+                          ep,
+                          &rt,
+                          tsr_ctx_data(ctx, TSR_ARG_SRC),
+                          tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
+                          tsr_ctx_data(ctx, TSR_ARG_BIAS),
+                          tsr_ctx_data(ctx, TSR_ARG_DST)};
+    return gemm_batched_run(plan, ctx->scratchpad, run_one, &e);
 }
 
 tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,

@@ -73,4 +73,73 @@ tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,
                                   const tsr_exec_ctx_t *ctx,
                                   tsr_epilogue_init_fn epilogue_init);
 
+/* The data-type specific half of a GEMM-based inner product or matmul:
+ * acceptance, and the plan once layouts and operand strides are known (as
+ * gemm_batched_accepts and gemm_batched_plan_create). The layout half,
+ * shared by every data type, is gemm_ip_init_with / gemm_matmul_init_with
+ * (gemm_inner_product_f32.c, gemm_matmul_f32.c). */
+typedef struct {
+    int (*accepts)(const struct tsr_primitive_desc *pd, int with_bias);
+    tsr_status_t (*plan_create)(struct tsr_primitive_desc *pd,
+                                const tsr_epilogue_t *ep,
+                                const gemm_batched_plan_t *shape, int64_t a_sm,
+                                int64_t a_sk, int64_t b_sk, int64_t b_sn);
+} gemm_batched_ops_t;
+
+/* The f32 half: gemm_batched_accepts and gemm_batched_plan_create. */
+extern const gemm_batched_ops_t gemm_batched_f32_ops;
+
+tsr_status_t gemm_ip_init_with(struct tsr_primitive_desc *pd,
+                               const gemm_batched_ops_t *ops);
+tsr_status_t gemm_matmul_init_with(struct tsr_primitive_desc *pd,
+                                   const gemm_batched_ops_t *ops);
+
+/* Pieces of the plan and its execution other batched GEMMs (int8) reuse. */
+
+/* Sets the operand origins and GEMM views (trans, ld) of `plan` from the
+ * element strides; 0 when a GEMM cannot read an operand. */
+int gemm_batched_plan_views(const struct tsr_primitive_desc *pd,
+                            gemm_batched_plan_t *plan, int64_t a_sm,
+                            int64_t a_sk, int64_t b_sk, int64_t b_sn);
+
+/* Sets nthr and batch_parallel, rounds the per-thread thr_gemm_scratch
+ * and c_buf_bytes (set by the caller) to 64 bytes and books
+ * pd->scratchpad_size for them. */
+void gemm_batched_plan_book(struct tsr_primitive_desc *pd,
+                            gemm_batched_plan_t *plan);
+
+/* What a GEMM's epilogue callback needs for one GEMM of the batch. */
+typedef struct {
+    const tsr_epilogue_t *ep;
+    const tsr_epilogue_rt_t *rt;
+    const tsr_memory_desc_t *dst_md;
+    void *dst;
+    tsr_dim_t pos[TSR_MAX_NDIMS]; /* batch coordinates */
+} gemm_batched_tile_t;
+
+/* The epilogue on one finished f32 tile of C (m x n at row m0, column n0
+ * of the GEMM, row stride ldc), stored into dst; c is work space. */
+void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,
+                             int64_t ldc, int64_t m0, int64_t n0, int64_t m,
+                             int64_t n);
+
+/* Runs GEMM `b` of the batch: scratch (gemm_scratch_size bytes) for the
+ * GEMM engine, c_buf (the plan's c_buf_bytes) private to this GEMM, team
+ * as the engine's team_nthr (1: one thread runs the whole GEMM, 0: the
+ * GEMM spreads over all threads itself). */
+typedef tsr_status_t (*gemm_batched_one_fn)(const void *arg, int64_t b,
+                                            void *gemm_scratch,
+                                            size_t gemm_scratch_size,
+                                            void *c_buf, int team);
+
+/* Every GEMM of the batch, one per thread or one after another, with the
+ * scratchpad cut as gemm_batched_plan_book booked it. */
+tsr_status_t gemm_batched_run(const gemm_batched_plan_t *plan, void *scratchpad,
+                              gemm_batched_one_fn one, const void *arg);
+
+/* Batch coordinates of GEMM `b` (dense index over the dst batch dims) into
+ * pos[0..nbatch_dims), and its operands' element offsets. */
+void gemm_batched_locate(const gemm_batched_plan_t *plan, int64_t b,
+                         tsr_dim_t *pos, int64_t *a_off, int64_t *b_off);
+
 #endif

@@ -2,7 +2,8 @@
  * attributes fused in the GEMM epilogue. Any strides whose innermost step
  * along one of the two matrix dims is 1 work (transposes included); batch
  * dims of size 1 broadcast through a batch step of 0. "any" is dense
- * row-major. */
+ * row-major. This layout half (gemm_matmul_init_with) also serves
+ * "gemm:s8". */
 
 #include "common/memory_desc.h"
 #include "cpu/matmul/gemm_batched_f32.h"
@@ -12,8 +13,9 @@ static int md_is_plain(const tsr_memory_desc_t *md) {
     return md->blocking.inner_nblks == 0;
 }
 
-static tsr_status_t gemm_matmul_init(struct tsr_primitive_desc *pd) {
-    if (!gemm_batched_accepts(pd, matmul_with_bias(pd)))
+tsr_status_t gemm_matmul_init_with(struct tsr_primitive_desc *pd,
+                                   const gemm_batched_ops_t *ops) {
+    if (!ops->accepts(pd, matmul_with_bias(pd)))
         return tsr_unimplemented;
     tsr_status_t st = tsr_pd_resolve_any_plain(pd);
     if (st != tsr_success)
@@ -39,8 +41,12 @@ static tsr_status_t gemm_matmul_init(struct tsr_primitive_desc *pd) {
         shape.a_bstep[b] = src->dims[b] == 1 ? 0 : ss[b];
         shape.b_bstep[b] = wei->dims[b] == 1 ? 0 : ws[b];
     }
-    return gemm_batched_plan_create(pd, &ep, &shape, ss[nd - 2], ss[nd - 1],
-                                    ws[nd - 2], ws[nd - 1]);
+    return ops->plan_create(pd, &ep, &shape, ss[nd - 2], ss[nd - 1], ws[nd - 2],
+                            ws[nd - 1]);
+}
+
+static tsr_status_t gemm_matmul_init(struct tsr_primitive_desc *pd) {
+    return gemm_matmul_init_with(pd, &gemm_batched_f32_ops);
 }
 
 static tsr_status_t gemm_matmul_execute(const struct tsr_primitive_desc *pd,

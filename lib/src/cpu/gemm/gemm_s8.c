@@ -1,0 +1,438 @@
+/* The int8 GEMM frame: argument checks, kernel selection, the split of C
+ * between threads, and cache blocking around the micro-kernels:
+ *
+ *   for jc in N step nc:          B block K x nc packed whole (L2/L3),
+ *                                 with its column init (offset, shift
+ *                                 compensation)
+ *     for ic in M step mc:        C tile mc x nc finished here
+ *       for pc in K step kc:      A block mc x kc packed, lives in L2
+ *         for jr in nc step nr:   B micro-panel kc x nr stays in L1
+ *           for ir in mc step mr: micro-kernel on one mr x nr tile of C
+ *       epilogue(C tile)
+ *
+ * Packing all of K for a B block lets each C tile finish before the next
+ * one starts, so it can live in a small per-thread buffer when the caller
+ * has no C (a convolution writing straight to dst through the epilogue).
+ * Products of at most TSR_GEMM_S8_SMALL_M rows with B stored K x N skip the
+ * B packing (which would cost more than the product) through the kernel's
+ * few-rows variant, where it has one. The s16-pair kernels need no
+ * compensation; the u8 x s8 quad ones get s8 A shifted by +128 and start
+ * each column from -128 * colsum(B).
+ * Threads own disjoint rectangles of C and pack privately: no barrier, and
+ * a team of the caller's threads can share one call. Integer sums are
+ * exact, so the blocking never changes a result. */
+#include <omp.h>
+
+#include "common/isa.h"
+#include "common/utils.h"
+#include "cpu/gemm/gemm_s8.h"
+#include "cpu/gemm/gemm_s8_impl.h"
+
+/* Blocking for 32 KiB L1d and 512 KiB L2 per core: the kc x nr B
+ * micro-panel (16 KiB as s16) stays in L1 across an A block, the mc x kc A
+ * block (96 KiB) in L2 next to the C tile. */
+static const tsr_gemm_s8_kernel_t kernels[] = {
+        {"avx512_core_vnni:6x32", tsr_cpu_isa_avx512_core_vnni,
+         tsr_gemm_s8_layout_u8s8_quads, 6, 32, 96, 1024, 256,
+         tsr_gemm_s8_ukr_6x32_avx512_vnni, tsr_gemm_s8_pack, NULL},
+        {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_s16_pairs, 6, 16, 96,
+         512, 256, tsr_gemm_s8_ukr_6x16_avx2, tsr_gemm_s8_pack_avx2,
+         tsr_gemm_s8_small_m_avx2},
+        {"generic:4x8", tsr_cpu_isa_generic, tsr_gemm_s8_layout_u8s8_quads,
+         TSR_GEMM_S8_REF_MR, TSR_GEMM_S8_REF_NR, 64, 512, 256,
+         tsr_gemm_s8_ukr_ref, tsr_gemm_s8_pack, NULL},
+};
+
+/* A packed B block (all of K) is kept within this many bytes: nc shrinks
+ * for long K. */
+#define TSR_GEMM_S8_B_BLOCK_BYTES (1024 * 1024)
+
+const tsr_gemm_s8_kernel_t *tsr_gemm_s8_select_kernel(void) {
+    for (size_t i = 0; i + 1 < TSR_ARRAY_SIZE(kernels); ++i)
+        if (tsr_mayiuse(kernels[i].isa))
+            return &kernels[i];
+    return &kernels[TSR_ARRAY_SIZE(kernels) - 1];
+}
+
+const char *tsr_gemm_s8_kernel_name(void) {
+    return tsr_gemm_s8_select_kernel()->name;
+}
+
+void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
+                          int64_t ldb, int32_t multiplier, int32_t *sums) {
+    /* Unsigned arithmetic wraps modulo 2^32 instead of overflowing; the
+     * loops walk B along its rows either way. */
+    if (transb) {
+        for (int64_t n = 0; n < N; ++n) {
+            uint32_t s = 0;
+            for (int64_t k = 0; k < K; ++k)
+                s += (uint32_t)(int32_t)B[n * ldb + k];
+            sums[n] = (int32_t)(s * (uint32_t)multiplier);
+        }
+        return;
+    }
+    for (int64_t n = 0; n < N; ++n)
+        sums[n] = 0;
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t n = 0; n < N; ++n)
+            sums[n] = (int32_t)((uint32_t)sums[n] +
+                                (uint32_t)(int32_t)B[k * ldb + n]);
+    for (int64_t n = 0; n < N; ++n)
+        sums[n] = (int32_t)((uint32_t)sums[n] * (uint32_t)multiplier);
+}
+
+/* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
+ * rounded up to `unit`. */
+static int64_t balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
+    if (len <= 0)
+        return unit;
+    const int64_t nblk = tsr_div_up(len, max_blk);
+    return tsr_rnd_up(tsr_div_up(len, nblk), unit);
+}
+
+/* The largest nc for this K: the packed B block stays within budget. */
+static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
+    const int g = tsr_gemm_s8_kgroup(kern->layout);
+    const int64_t kpad = tsr_rnd_up(TSR_MAX(K, 1), g);
+    const int64_t fit = TSR_GEMM_S8_B_BLOCK_BYTES /
+                        (kpad * tsr_gemm_s8_elem_bytes(kern->layout));
+    return TSR_MAX(kern->nr, TSR_MIN(kern->nc, fit / kern->nr * kern->nr));
+}
+
+/* One thread's buffers, each 64-byte aligned within its slice. */
+typedef struct {
+    int64_t b_bytes, a_bytes, init_bytes, work_bytes, c_bytes;
+} thread_layout_t;
+
+static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
+                                     int64_t M, int64_t N, int64_t K,
+                                     int c_in_scratch) {
+    thread_layout_t l = {0, 0, 0, 0, 0};
+    if (M <= 0 || N <= 0)
+        return l;
+    const int g = tsr_gemm_s8_kgroup(kern->layout);
+    const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
+    const int64_t mc = TSR_MIN(kern->mc, tsr_rnd_up(M, kern->mr));
+    const int64_t nc = TSR_MIN(max_nc(kern, K), tsr_rnd_up(N, kern->nr));
+    const int64_t kpad = tsr_rnd_up(K, g);
+    const int64_t kc = TSR_MIN(kern->kc, kpad);
+    l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
+    l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
+    l.init_bytes = tsr_rnd_up(nc * (int64_t)sizeof(int32_t), 64);
+    l.work_bytes = tsr_rnd_up(mc * nc * (int64_t)sizeof(float), 64);
+    l.c_bytes = c_in_scratch
+                        ? tsr_rnd_up(mc * nc * (int64_t)sizeof(int32_t), 64)
+                        : 0;
+    return l;
+}
+
+static size_t layout_bytes(thread_layout_t l) {
+    return (size_t)(l.b_bytes + l.a_bytes + l.init_bytes + l.work_bytes +
+                    l.c_bytes);
+}
+
+size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
+                                int c_in_scratch, int nthr) {
+    /* The largest need of any kernel: the ISA cap may change between the
+     * booking of a scratchpad and its use. */
+    size_t per_thread = 0;
+    for (size_t i = 0; i < TSR_ARRAY_SIZE(kernels); ++i) {
+        const size_t s =
+                layout_bytes(thread_layout(&kernels[i], M, N, K, c_in_scratch));
+        per_thread = TSR_MAX(per_thread, s);
+    }
+    return per_thread * (size_t)TSR_MAX(nthr, 1);
+}
+
+typedef struct {
+    int64_t m_begin, m_end, n_begin, n_end;
+} c_rect_t;
+
+/* Share [begin, end) of `ntiles` tiles for part `i` of `nparts`. */
+static void split_tiles(int64_t ntiles, int nparts, int i, int64_t *begin,
+                        int64_t *end) {
+    const int64_t q = ntiles / nparts, r = ntiles % nparts;
+    *begin = i * q + TSR_MIN(i, r);
+    *end = *begin + q + (i < r);
+}
+
+/* The rectangle of C that thread ithr of nthr computes: a grid of
+ * nthr_m x nthr_n parts of whole tiles balancing the tiles, then keeping
+ * parts square (less packing per product). Threads outside the grid get an
+ * empty rectangle. */
+static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
+                            int ithr) {
+    const int64_t mtiles = tsr_div_up(M, mr), ntiles = tsr_div_up(N, nr);
+    /* Packing one line costs about as much as a dozen products per K. */
+    const int64_t surface_weight = 12;
+    int best_m = 1, best_n = 1;
+    int64_t best_cost = INT64_MAX;
+    for (int nm = 1; nm <= nthr && nm <= mtiles; ++nm) {
+        for (int nn = 1; nm * nn <= nthr && nn <= ntiles; ++nn) {
+            const int64_t rows = tsr_div_up(mtiles, nm) * mr;
+            const int64_t cols = tsr_div_up(ntiles, nn) * nr;
+            const int64_t cost = rows * cols + surface_weight * (rows + cols);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best_m = nm;
+                best_n = nn;
+            }
+        }
+    }
+    c_rect_t r = {0, 0, 0, 0};
+    if (ithr >= best_m * best_n)
+        return r;
+    int64_t tb, te;
+    split_tiles(mtiles, best_m, ithr / best_n, &tb, &te);
+    r.m_begin = tb * mr;
+    r.m_end = TSR_MIN(te * mr, M);
+    split_tiles(ntiles, best_n, ithr % best_n, &tb, &te);
+    r.n_begin = tb * nr;
+    r.n_end = TSR_MIN(te * nr, N);
+    return r;
+}
+
+/* The column init of B block [jc, jc + ncur): the caller's offsets plus,
+ * when the kernel shifts s8 A values by +128, -128 * colsum(B). Returns
+ * NULL when every column starts from 0. */
+static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
+                                     int shift_a, int64_t jc, int64_t ncur,
+                                     int32_t *buf) {
+    const int64_t b_sx = args->transb ? args->ldb : 1;
+    if (!shift_a)
+        return args->col_offset ? args->col_offset + jc : NULL;
+    tsr_gemm_s8_col_sums(args->transb, args->K, ncur, args->B + jc * b_sx,
+                         args->ldb, -128, buf);
+    if (args->col_offset)
+        for (int64_t j = 0; j < ncur; ++j)
+            buf[j] = (int32_t)((uint32_t)buf[j] +
+                               (uint32_t)args->col_offset[jc + j]);
+    return buf;
+}
+
+/* Serial loops over one rectangle of C with the thread's buffers. */
+static void gemm_rect(const tsr_gemm_s8_args_t *args,
+                      const tsr_gemm_s8_kernel_t *kern, c_rect_t r,
+                      thread_layout_t l, char *ws) {
+    const int mr = kern->mr, nr = kern->nr;
+    const int g = tsr_gemm_s8_kgroup(kern->layout);
+    const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
+    const int64_t K = args->K;
+    const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
+    const int64_t kc = balanced_block(K, kern->kc, g);
+    const int64_t mc = balanced_block(m_len, kern->mc, mr);
+    const int64_t nc = balanced_block(n_len, max_nc(kern, K), nr);
+    const int shift_a = kern->layout == tsr_gemm_s8_layout_u8s8_quads &&
+                        args->a_dt == tsr_s8;
+    const int a_u8 = args->a_dt == tsr_u8;
+
+    char *pack_b = ws;
+    char *pack_a = pack_b + l.b_bytes;
+    int32_t *init_buf = (int32_t *)(pack_a + l.a_bytes);
+    float *work = (float *)((char *)init_buf + l.init_bytes);
+    int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
+
+    const int64_t a_sx = args->transa ? 1 : args->lda;
+    const int64_t a_sp = args->transa ? args->lda : 1;
+    const int64_t b_sx = args->transb ? args->ldb : 1;
+    const int64_t b_sp = args->transb ? 1 : args->ldb;
+    const char *A = args->A;
+    const int8_t *B = args->B;
+
+    for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
+        const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+        const int64_t ncur_pad = tsr_rnd_up(ncur, nr);
+        /* K blocks of B one after the other, each kcur_pad x ncur_pad. */
+        for (int64_t pc = 0; pc < K; pc += kc) {
+            const int64_t kcur = TSR_MIN(kc, K - pc);
+            kern->pack(kern->layout, 0, 0, B + jc * b_sx + pc * b_sp, b_sx,
+                       b_sp, ncur, kcur, nr, pack_b + pc * ncur_pad * esz);
+        }
+        const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
+
+        for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
+            const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+            int32_t *tile = args->C ? args->C + ic * args->ldc + jc : c_tile;
+            const int64_t ld = args->C ? args->ldc : ncur;
+            /* K == 0 still runs one empty pass: C = col_offset. */
+            for (int64_t pc = 0; pc < TSR_MAX(K, 1); pc += kc) {
+                const int64_t kcur = TSR_MIN(kc, K - pc);
+                const int64_t kgroups = tsr_div_up(kcur, g);
+                if (kcur > 0)
+                    kern->pack(kern->layout, 1, a_u8,
+                               A + (ic * a_sx + pc * a_sp), a_sx, a_sp, mcur,
+                               kcur, mr, pack_a);
+                const char *pb_block = pack_b + pc * ncur_pad * esz;
+                for (int64_t jr = 0; jr < ncur; jr += nr) {
+                    const int64_t n = TSR_MIN(nr, ncur - jr);
+                    const char *pb = pb_block + jr * kgroups * g * esz;
+                    const int32_t *col = init ? init + jr : NULL;
+                    for (int64_t ir = 0; ir < mcur; ir += mr) {
+                        const int64_t m = TSR_MIN(mr, mcur - ir);
+                        const char *pa = pack_a + ir * kgroups * g * esz;
+                        kern->ukr(kgroups, pa, pb, pc > 0, col,
+                                  tile + ir * ld + jr, ld, m, n);
+                    }
+                }
+            }
+            if (args->epilogue)
+                args->epilogue(args->epilogue_ctx, tile, ld, ic, jc, mcur, ncur,
+                               work);
+        }
+    }
+}
+
+/* 1 when the kernel's few-rows variant serves the call: few rows and B
+ * stored K x N (its rows are what the variant reads). */
+static int use_small_m(const tsr_gemm_s8_args_t *args,
+                       const tsr_gemm_s8_kernel_t *kern) {
+    return kern->small_m && args->M <= TSR_GEMM_S8_SMALL_M && !args->transb;
+}
+
+/* The few-rows loops over one rectangle (all of M): B read as stored, A
+ * packed per K block, tiles finished per nc columns. */
+static void small_m_rect(const tsr_gemm_s8_args_t *args,
+                         const tsr_gemm_s8_kernel_t *kern, c_rect_t r,
+                         thread_layout_t l, char *ws) {
+    const int64_t K = args->K;
+    const int64_t m = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
+    const int64_t kc = balanced_block(K, kern->kc, 2);
+    const int64_t nc = balanced_block(n_len, max_nc(kern, K), kern->nr);
+    char *pack_a = ws + l.b_bytes;
+    float *work = (float *)(pack_a + l.a_bytes + l.init_bytes);
+    int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
+    const int64_t a_sx = args->transa ? 1 : args->lda;
+    const int64_t a_sp = args->transa ? args->lda : 1;
+    const char *A = (const char *)args->A + r.m_begin * a_sx;
+    const int a_u8 = args->a_dt == tsr_u8;
+
+    for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
+        const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+        int32_t *tile = args->C ? args->C + r.m_begin * args->ldc + jc : c_tile;
+        const int64_t ld = args->C ? args->ldc : ncur;
+        const int32_t *init = args->col_offset ? args->col_offset + jc : NULL;
+        /* K == 0 still runs one empty pass: C = col_offset. */
+        for (int64_t pc = 0; pc < TSR_MAX(K, 1); pc += kc) {
+            const int64_t kcur = TSR_MIN(kc, K - pc);
+            if (kcur > 0)
+                kern->pack(kern->layout, 1, a_u8, A + pc * a_sp, a_sx, a_sp, m,
+                           kcur, TSR_GEMM_S8_SMALL_M, pack_a);
+            for (int64_t jr = 0; jr < ncur; jr += kern->nr) {
+                const int64_t n = TSR_MIN(kern->nr, ncur - jr);
+                kern->small_m(TSR_MAX(kcur, 0), pack_a,
+                              args->B + pc * args->ldb + jc + jr, args->ldb,
+                              pc > 0, init ? init + jr : NULL, tile + jr, ld, m,
+                              n);
+            }
+        }
+        if (args->epilogue)
+            args->epilogue(args->epilogue_ctx, tile, ld, r.m_begin, jc, m, ncur,
+                           work);
+    }
+}
+
+static int args_valid(const tsr_gemm_s8_args_t *a) {
+    if (!a || a->M < 0 || a->N < 0 || a->K < 0)
+        return 0;
+    if (a->a_dt != tsr_u8 && a->a_dt != tsr_s8)
+        return 0;
+    if (a->team_nthr < 0 ||
+        (a->team_nthr > 0 &&
+         (a->team_ithr < 0 || a->team_ithr >= a->team_nthr)))
+        return 0;
+    if (a->M == 0 || a->N == 0)
+        return 1;
+    if (a->C ? a->ldc < a->N : !a->epilogue)
+        return 0;
+    if (a->K > 0) {
+        if (!a->A || a->lda < TSR_MAX(a->transa ? a->M : a->K, 1))
+            return 0;
+        if (!a->B || a->ldb < TSR_MAX(a->transb ? a->K : a->N, 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* Below this many products per thread an OpenMP region costs more than it
+ * saves. */
+#define TSR_GEMM_S8_MIN_MACS_PER_THREAD (128 * 1024)
+
+/* One thread's share, with its own slice of scratch (or its own buffer). */
+static tsr_status_t run_share(const tsr_gemm_s8_args_t *args,
+                              const tsr_gemm_s8_kernel_t *kern,
+                              thread_layout_t l, int nthr, int ithr, char *ws) {
+    const c_rect_t r =
+            thread_rect(args->M, args->N, kern->mr, kern->nr, nthr, ithr);
+    if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
+        return tsr_success;
+    char *own = NULL;
+    if (!ws) {
+        own = tsr_malloc(layout_bytes(l));
+        if (!own)
+            return tsr_out_of_memory;
+        ws = own;
+    }
+    if (use_small_m(args, kern))
+        small_m_rect(args, kern, r, l, ws);
+    else
+        gemm_rect(args, kern, r, l, ws);
+    tsr_free(own);
+    return tsr_success;
+}
+
+static char *thread_slice(void *scratch, size_t ws_bytes, int ithr) {
+    return scratch ? (char *)scratch + ws_bytes * (size_t)ithr : NULL;
+}
+
+tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
+    if (!args_valid(args))
+        return tsr_invalid_arguments;
+    if (args->M == 0 || args->N == 0)
+        return tsr_success;
+
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    const thread_layout_t l =
+            thread_layout(kern, args->M, args->N, args->K, args->C == NULL);
+    const size_t ws_bytes = layout_bytes(l);
+    void *scratch = args->scratch;
+
+    if (args->team_nthr > 0) {
+        /* Judged for the whole team so all its threads agree. */
+        if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
+            return tsr_invalid_arguments;
+        return run_share(args, kern, l, args->team_nthr, args->team_ithr,
+                         thread_slice(scratch, ws_bytes, args->team_ithr));
+    }
+
+    const double macs =
+            (double)args->M * (double)args->N * (double)TSR_MAX(args->K, 1);
+    int nthr = omp_in_parallel() ? 1 : omp_get_max_threads();
+    if (macs / TSR_GEMM_S8_MIN_MACS_PER_THREAD < nthr)
+        nthr = TSR_MAX(1, (int)(macs / TSR_GEMM_S8_MIN_MACS_PER_THREAD));
+    void *own = NULL;
+    if (scratch) {
+        const size_t fit = args->scratch_size / ws_bytes;
+        if (fit == 0)
+            return tsr_invalid_arguments;
+        nthr = (int)TSR_MIN((size_t)nthr, fit);
+    } else {
+        own = tsr_malloc(ws_bytes * (size_t)nthr);
+        if (!own)
+            return tsr_out_of_memory;
+        scratch = own;
+    }
+
+    if (nthr == 1) {
+        run_share(args, kern, l, 1, 0, thread_slice(scratch, ws_bytes, 0));
+    } else {
+#pragma omp parallel num_threads(nthr)
+        {
+            const int ithr = omp_get_thread_num();
+            /* Every thread has its slice: this cannot fail. */
+            run_share(args, kern, l, omp_get_num_threads(), ithr,
+                      thread_slice(scratch, ws_bytes, ithr));
+        }
+    }
+    tsr_free(own);
+    return tsr_success;
+}

@@ -1,0 +1,108 @@
+/* The library's int8 GEMM engine (row-major, exact integer arithmetic):
+ *
+ *   C_s32[m][n] = col_offset[n] + sum_k op(A)[m][k] * op(B)[k][n]
+ *
+ * op(A) is M x K of u8 or s8 (a_dt), op(B) is K x N of s8, C is M x N of
+ * s32. op(X) = X, or X^T when the matching trans flag is set (A then stored
+ * K x M, B stored N x K). Convolution, inner product and matmul build on it:
+ * the caller folds a source zero point into the reduction through
+ * col_offset = -src_zero_point * colsum(B) (tsr_gemm_s8_col_sums), and
+ * applies its f32 epilogue to each finished tile through the callback.
+ *
+ * Every product and sum is exact on every kernel, for all inputs: sums are
+ * taken modulo 2^32 like the hardware's 32-bit adds, so a result wraps only
+ * when the true value leaves the s32 range (never for K < 66000). Threads
+ * split only M and N, so results never depend on the thread count. */
+#ifndef TSR_CPU_GEMM_GEMM_S8_H
+#define TSR_CPU_GEMM_GEMM_S8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera.h"
+
+/* Post-processing of one finished tile of C, called while it is in cache.
+ * `tile` points at C[m0][n0] (the caller's C, or an engine-owned buffer
+ * when C is NULL), m rows x n columns with row stride ld; col_offset is
+ * already added. f32_work is a per-thread buffer with room for m * n
+ * floats the callback may use (e.g. to convert the tile to f32 before
+ * tsr_epilogue_apply_rows); its contents are undefined on entry. Every
+ * element of C is passed exactly once. Tiles go to the callback from
+ * several threads at once (never the same element twice), so it must be
+ * thread-safe. */
+typedef void (*tsr_gemm_s8_epilogue_fn)(const void *ctx, const int32_t *tile,
+                                        int64_t ld, int64_t m0, int64_t n0,
+                                        int64_t m, int64_t n, float *f32_work);
+
+/* Zero-initialise, then set what is used: optional fields default to off. */
+typedef struct {
+    int transa, transb; /* 0: as stored; 1: transposed */
+    int64_t M, N, K;
+    tsr_data_type_t a_dt; /* tsr_u8 or tsr_s8 */
+    const void *A;        /* uint8_t or int8_t per a_dt */
+    int64_t lda;          /* >= K (>= M when transa) */
+    const int8_t *B;
+    int64_t ldb; /* >= N (>= K when transb) */
+
+    /* C is write-only (never read). NULL is allowed only with an epilogue:
+     * the finished tiles then live in the engine's scratch and only the
+     * callback sees them (a convolution writing straight to dst). */
+    int32_t *C;
+    int64_t ldc; /* >= N when C is set */
+
+    /* Optional s32 offset of each column, added to every row (N entries,
+     * NULL: none). K == 0 gives C = col_offset. */
+    const int32_t *col_offset;
+
+    tsr_gemm_s8_epilogue_fn epilogue; /* NULL: none */
+    const void *epilogue_ctx;
+
+    /* Packing (and tile) buffers: NULL lets the GEMM allocate (and free)
+     * them itself; otherwise scratch_size bytes, best
+     * tsr_gemm_s8_scratch_size(M, N, K, C == NULL, nthr) with nthr the
+     * threads that share this call (team_nthr, or omp_get_max_threads()
+     * when team_nthr is 0). A smaller buffer makes the GEMM use fewer
+     * threads, or fail when one thread's share does not fit. 64-byte
+     * alignment is recommended, not required. */
+    void *scratch;
+    size_t scratch_size;
+
+    /* Threading, as tsr_gemm_f32. team_nthr == 0: the GEMM runs its own
+     * OpenMP region over up to omp_get_max_threads() threads (one thread
+     * when called from inside an active parallel region). team_nthr >= 1:
+     * the caller is already in a parallel region and team_nthr of its
+     * threads make this same call, each with its own team_ithr in
+     * [0, team_nthr); each computes its share of C with no barrier and
+     * uses slice team_ithr of `scratch`. A convolution running a small GEMM
+     * per thread passes team_nthr = 1, team_ithr = 0 and that thread's own
+     * scratch. */
+    int team_nthr;
+    int team_ithr;
+} tsr_gemm_s8_args_t;
+
+/* Runs the GEMM. Returns tsr_invalid_arguments (C untouched, callback not
+ * called) on negative dims, a_dt other than u8/s8, leading dimensions too
+ * small, NULL buffers that would be read or written (C NULL without an
+ * epilogue), a team index out of range or scratch too small for one thread
+ * (for a caller's team: for all of it); tsr_out_of_memory when scratch is
+ * NULL and allocation fails (in a caller's team, the other threads' shares
+ * may be done). */
+tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args);
+
+/* Bytes of scratch a call with these sizes needs for `nthr` threads, for
+ * whichever kernel the CPU selects; c_in_scratch is 1 when the call passes
+ * C == NULL (the tiles then live in scratch). */
+size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
+                                int c_in_scratch, int nthr);
+
+/* sums[n] = multiplier * sum_k op(B)[k][n] for n < N (modulo 2^32), op(B)
+ * K x N as in tsr_gemm_s8_args_t. With multiplier = -src_zero_point it is
+ * the col_offset that folds a source zero point into the reduction. */
+void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
+                          int64_t ldb, int32_t multiplier, int32_t *sums);
+
+/* Name of the micro-kernel tsr_gemm_s8 uses on this CPU, e.g.
+ * "avx2:6x16" (for verbose output and tests). */
+const char *tsr_gemm_s8_kernel_name(void);
+
+#endif

@@ -1,0 +1,116 @@
+/* Internals of the int8 GEMM shared by the frame, packing and micro-kernels
+ * (and the GEMM test). */
+#ifndef TSR_CPU_GEMM_GEMM_S8_IMPL_H
+#define TSR_CPU_GEMM_GEMM_S8_IMPL_H
+
+#include <stdint.h>
+
+#include "tessera.h"
+
+/* How a kernel wants its panels. K is cut into groups of `kgroup`
+ * consecutive values (the last one zero-padded); a panel of `width` lines
+ * (rows of A, columns of B) stores, group after group, the kgroup values of
+ * each line in turn:
+ *   s16 pairs (kgroup 2): int16_t values, A and B both widened, so
+ *     vpmaddwd-style pair products are exact;
+ *   u8 x s8 quads (kgroup 4): A as uint8_t (s8 sources shifted by +128,
+ *     which the frame compensates with -128 * colsum(B)), B as int8_t, for
+ *     vpdpbusd-style quad products. */
+typedef enum {
+    tsr_gemm_s8_layout_s16_pairs,
+    tsr_gemm_s8_layout_u8s8_quads,
+} tsr_gemm_s8_layout_t;
+
+/* Micro-kernel contract: on packed panels `a` (kgroups groups of mr lines)
+ * and `b` (kgroups groups of nr lines) computes the mr x nr product P and
+ * writes the top-left m x n corner (m <= mr, n <= nr) of the tile at `c`
+ * (row stride ldc):
+ *   accumulate == 0: C := init[j] + P  (init NULL: zeros; C not read)
+ *   accumulate == 1: C += P
+ * Rows and columns outside m x n are neither read nor written. Sums wrap
+ * modulo 2^32. */
+typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
+                                   const void *b, int accumulate,
+                                   const int32_t *init, int32_t *c, int64_t ldc,
+                                   int64_t m, int64_t n);
+
+/* Packs a block into panels of `width` lines in `layout`: element (x, p),
+ * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
+ * `lines` or `depth` are zero (B's zero K padding cancels whatever A
+ * holds there; padded lines are never stored). is_a selects the A
+ * conversion of the layout; src_u8 tells whether src holds uint8_t (else
+ * int8_t). Panel q starts at value q * rnd_up(depth, kgroup) * width. */
+typedef void (*tsr_gemm_s8_pack_fn)(tsr_gemm_s8_layout_t layout, int is_a,
+                                    int src_u8, const void *src,
+                                    int64_t stride_x, int64_t stride_p,
+                                    int64_t lines, int64_t depth, int width,
+                                    void *dst);
+
+/* Few-rows kernel: C (m <= TSR_GEMM_S8_SMALL_M rows, n <= 16 columns, row
+ * stride ldc) from A packed as s16 pairs of TSR_GEMM_S8_SMALL_M lines
+ * (depth k) and B read as stored: K x n row-major with row stride ldb, only
+ * k rows and n columns read. accumulate and init as the micro-kernel. For
+ * products of a few rows, where packing B (K x N values) would cost more
+ * than the product itself. */
+#define TSR_GEMM_S8_SMALL_M 4
+typedef void (*tsr_gemm_s8_small_m_fn)(int64_t k, const void *a,
+                                       const int8_t *b, int64_t ldb,
+                                       int accumulate, const int32_t *init,
+                                       int32_t *c, int64_t ldc, int64_t m,
+                                       int64_t n);
+
+/* A micro-kernel with its layout, packing and cache blocking: mc is a
+ * multiple of mr, nc of nr, kc of the group size. small_m (NULL: none) is
+ * its few-rows kernel, on the s16 pair layout with 16 columns per call. */
+typedef struct {
+    const char *name;
+    tsr_cpu_isa_t isa;
+    tsr_gemm_s8_layout_t layout;
+    int mr, nr;
+    int64_t mc, kc, nc;
+    tsr_gemm_s8_ukr_fn ukr;
+    tsr_gemm_s8_pack_fn pack;
+    tsr_gemm_s8_small_m_fn small_m;
+} tsr_gemm_s8_kernel_t;
+
+/* The kernel tsr_gemm_s8 uses on this CPU (per tsr_mayiuse). */
+const tsr_gemm_s8_kernel_t *tsr_gemm_s8_select_kernel(void);
+
+/* K values per group and bytes per packed value of a layout. */
+static inline int tsr_gemm_s8_kgroup(tsr_gemm_s8_layout_t layout) {
+    return layout == tsr_gemm_s8_layout_s16_pairs ? 2 : 4;
+}
+static inline int tsr_gemm_s8_elem_bytes(tsr_gemm_s8_layout_t layout) {
+    return layout == tsr_gemm_s8_layout_s16_pairs ? 2 : 1;
+}
+
+/* tsr_gemm_s8_pack_fn implementations: portable (every layout), and AVX2
+ * (the s16 pair layout's hot cases for widths 6 and 16, deferring to the
+ * portable one for the rest). */
+void tsr_gemm_s8_pack(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
+                      const void *src, int64_t stride_x, int64_t stride_p,
+                      int64_t lines, int64_t depth, int width, void *dst);
+void tsr_gemm_s8_pack_avx2(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
+                           const void *src, int64_t stride_x, int64_t stride_p,
+                           int64_t lines, int64_t depth, int width, void *dst);
+
+void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a, const void *b,
+                               int accumulate, const int32_t *init, int32_t *c,
+                               int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_small_m_avx2(int64_t k, const void *a, const int8_t *b,
+                              int64_t ldb, int accumulate, const int32_t *init,
+                              int32_t *c, int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
+                                      const void *b, int accumulate,
+                                      const int32_t *init, int32_t *c,
+                                      int64_t ldc, int64_t m, int64_t n);
+
+/* The portable kernel works on the quad layout, so the shift and
+ * compensation path of the VNNI kernel is exercised on every CPU. */
+#define TSR_GEMM_S8_REF_MR 4
+#define TSR_GEMM_S8_REF_NR 8
+void tsr_gemm_s8_ukr_ref(int64_t kgroups, const void *a, const void *b,
+                         int accumulate, const int32_t *init, int32_t *c,
+                         int64_t ldc, int64_t m, int64_t n);
+
+#endif

@@ -1,0 +1,467 @@
+/* The int8 GEMM engine against a naive 64-bit reference (reduced modulo
+ * 2^32 as the contract says): every M/N/K tail around the kernel tile and
+ * the cache blocks, u8 and s8 A, both transpositions, padded leading
+ * dimensions, column offsets, extreme values (255 x 127, -128 x -128,
+ * mixed signs over long K, a sum that wraps), the few-rows path (M <= 4,
+ * B as stored), the epilogue callback with the caller's C and with C in
+ * scratch, user scratch, thread teams, the column-sum helper and argument
+ * checks. Whichever kernel the CPU (capped
+ * by TSR_MAX_CPU_ISA) selects is the one tested. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu/gemm/gemm_s8.h"
+#include "cpu/gemm/gemm_s8_impl.h"
+
+/* Value in the padding of C (columns ldc > N): must survive. */
+#define C_PAD_SENTINEL 0x5a5a5a5a
+
+typedef enum { fill_random, fill_max, fill_min, fill_extreme } fill_t;
+
+typedef struct {
+    int transa, transb;
+    tsr_data_type_t a_dt;
+    int64_t M, N, K;
+    int64_t lda_pad, ldb_pad, ldc_pad;
+    int with_offset;
+    fill_t fill;
+} problem_t;
+
+/* op(A), op(B) in their stored orientation, the expected C. */
+typedef struct {
+    problem_t p;
+    int64_t lda, ldb, ldc;
+    uint8_t *A; /* u8 or s8 bits */
+    int8_t *B;
+    int32_t *offset, *ref;
+} buffers_t;
+
+static uint32_t rng_state = 2024u;
+static uint32_t rng(void) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+/* A value of A's type / of B for the fill mode: max is 255 (u8) or 127
+ * (s8) against 127, min is 0 / -128 against -128 (the largest products of
+ * each sign combination), extreme picks either end at random. */
+static uint8_t a_value(tsr_data_type_t dt, fill_t f) {
+    const int u8 = dt == tsr_u8;
+    const int hi = u8 ? 255 : 127, lo = u8 ? 0 : -128;
+    int v;
+    switch (f) {
+    case fill_max:
+        v = hi;
+        break;
+    case fill_min:
+        v = u8 ? hi : lo;
+        break; /* u8 max x s8 min */
+    case fill_extreme:
+        v = rng() % 2 ? hi : lo;
+        break;
+    default:
+        v = u8 ? (int)(rng() % 256) : (int)(rng() % 256) - 128;
+    }
+    return (uint8_t)v;
+}
+static int8_t b_value(fill_t f) {
+    switch (f) {
+    case fill_max:
+        return 127;
+    case fill_min:
+        return -128;
+    case fill_extreme:
+        return rng() % 2 ? 127 : -128;
+    default:
+        return (int8_t)((int)(rng() % 256) - 128);
+    }
+}
+
+static int32_t a_at(const buffers_t *b, int64_t m, int64_t k) {
+    const uint8_t v = b->p.transa ? b->A[k * b->lda + m] : b->A[m * b->lda + k];
+    return b->p.a_dt == tsr_u8 ? (int32_t)v : (int32_t)(int8_t)v;
+}
+static int32_t b_at(const buffers_t *b, int64_t k, int64_t n) {
+    return b->p.transb ? b->B[n * b->ldb + k] : b->B[k * b->ldb + n];
+}
+
+static buffers_t make_buffers(const problem_t *p) {
+    buffers_t b = {*p, 0, 0, 0, NULL, NULL, NULL, NULL};
+    const int64_t a_rows = p->transa ? p->K : p->M;
+    const int64_t b_rows = p->transb ? p->N : p->K;
+    b.lda = (p->transa ? p->M : p->K) + p->lda_pad;
+    b.ldb = (p->transb ? p->K : p->N) + p->ldb_pad;
+    b.ldc = p->N + p->ldc_pad;
+    b.A = malloc((size_t)(a_rows * b.lda + 1));
+    b.B = malloc((size_t)(b_rows * b.ldb + 1));
+    b.offset = malloc(sizeof(int32_t) * (size_t)(p->N + 1));
+    b.ref = malloc(sizeof(int32_t) * (size_t)(p->M * p->N + 1));
+    for (int64_t i = 0; i < a_rows * b.lda; ++i)
+        b.A[i] = a_value(p->a_dt, p->fill);
+    for (int64_t i = 0; i < b_rows * b.ldb; ++i)
+        b.B[i] = b_value(p->fill);
+    for (int64_t n = 0; n < p->N; ++n)
+        b.offset[n] = (int32_t)(rng() % 2000001) - 1000000;
+    for (int64_t m = 0; m < p->M; ++m)
+        for (int64_t n = 0; n < p->N; ++n) {
+            int64_t s = p->with_offset ? b.offset[n] : 0;
+            for (int64_t k = 0; k < p->K; ++k)
+                s += (int64_t)a_at(&b, m, k) * b_at(&b, k, n);
+            /* The contract: the true sum modulo 2^32. */
+            b.ref[m * p->N + n] = (int32_t)(uint32_t)(uint64_t)s;
+        }
+    return b;
+}
+
+static void free_buffers(buffers_t *b) {
+    free(b->A);
+    free(b->B);
+    free(b->offset);
+    free(b->ref);
+}
+
+static tsr_gemm_s8_args_t make_args(const buffers_t *b, int32_t *C) {
+    tsr_gemm_s8_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.transa = b->p.transa;
+    a.transb = b->p.transb;
+    a.M = b->p.M;
+    a.N = b->p.N;
+    a.K = b->p.K;
+    a.a_dt = b->p.a_dt;
+    a.A = b->A;
+    a.lda = b->lda;
+    a.B = b->B;
+    a.ldb = b->ldb;
+    a.C = C;
+    a.ldc = b->ldc;
+    a.col_offset = b->p.with_offset ? b->offset : NULL;
+    return a;
+}
+
+static void describe(const problem_t *p) {
+    printf("  problem: trans %d%d %s M %lld N %lld K %lld pads %lld/%lld/%lld "
+           "offset %d fill %d\n",
+           p->transa, p->transb, p->a_dt == tsr_u8 ? "u8" : "s8",
+           (long long)p->M, (long long)p->N, (long long)p->K,
+           (long long)p->lda_pad, (long long)p->ldb_pad, (long long)p->ldc_pad,
+           p->with_offset, (int)p->fill);
+}
+
+/* Compares C (row stride ldc, padding untouched) with the reference. */
+static int check_c(const buffers_t *b, const int32_t *C, int64_t ldc,
+                   const char *mode) {
+    int64_t bad = 0;
+    for (int64_t m = 0; m < b->p.M; ++m) {
+        for (int64_t n = 0; n < b->p.N; ++n)
+            bad += C[m * ldc + n] != b->ref[m * b->p.N + n];
+        for (int64_t n = b->p.N; n < ldc; ++n)
+            bad += C[m * ldc + n] != C_PAD_SENTINEL;
+    }
+    static int reported = 0;
+    if (!CHECK(bad == 0) && ++reported <= 10) {
+        printf("  %s: %lld wrong elements\n", mode, (long long)bad);
+        describe(&b->p);
+    }
+    return bad == 0;
+}
+
+static int32_t *new_c(const buffers_t *b) {
+    const int64_t n = b->p.M * b->ldc + 1;
+    int32_t *C = malloc(sizeof(int32_t) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        C[i] = C_PAD_SENTINEL;
+    return C;
+}
+
+/* The epilogue callback of the tests: copies each tile into `out`, counts
+ * visits per element and scribbles over the f32 work buffer (which must
+ * have room for m * n floats). */
+typedef struct {
+    int32_t *out;
+    int *visits;
+    int64_t ld;
+} collect_t;
+
+static void collect_tile(const void *ctx_, const int32_t *tile, int64_t ld,
+                         int64_t m0, int64_t n0, int64_t m, int64_t n,
+                         float *f32_work) {
+    const collect_t *ctx = ctx_;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            f32_work[i * n + j] = (float)tile[i * ld + j];
+            ctx->out[(m0 + i) * ctx->ld + n0 + j] = tile[i * ld + j];
+#pragma omp atomic
+            ctx->visits[(m0 + i) * ctx->ld + n0 + j]++;
+        }
+}
+
+/* Runs the problem with the caller's C, then with C == NULL and the
+ * epilogue collecting the tiles, then with both. */
+static void run_problem(const problem_t *p) {
+    buffers_t b = make_buffers(p);
+    int32_t *C = new_c(&b);
+    tsr_gemm_s8_args_t args = make_args(&b, C);
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+        check_c(&b, C, b.ldc, "caller's C");
+
+    int32_t *out = new_c(&b);
+    int *visits = calloc((size_t)(p->M * b.ldc + 1), sizeof(int));
+    collect_t ctx = {out, visits, b.ldc};
+    args.C = NULL;
+    args.epilogue = collect_tile;
+    args.epilogue_ctx = &ctx;
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+        check_c(&b, out, b.ldc, "C in scratch");
+    int64_t wrong_visits = 0;
+    for (int64_t m = 0; m < p->M; ++m)
+        for (int64_t n = 0; n < p->N; ++n)
+            wrong_visits += visits[m * b.ldc + n] != 1;
+    CHECK(wrong_visits == 0);
+
+    /* With the caller's C the tiles are views of C itself. */
+    memset(visits, 0, sizeof(int) * (size_t)(p->M * b.ldc + 1));
+    for (int64_t i = 0; i < p->M * b.ldc; ++i)
+        C[i] = out[i] = C_PAD_SENTINEL;
+    args.C = C;
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success)) {
+        check_c(&b, C, b.ldc, "caller's C + epilogue (C)");
+        check_c(&b, out, b.ldc, "caller's C + epilogue (tiles)");
+    }
+    free(visits);
+    free(out);
+    free(C);
+    free_buffers(&b);
+}
+
+/* Every M/N/K around the tile and the K group, all layouts and types. */
+static void test_tails(const tsr_gemm_s8_kernel_t *kern) {
+    static const int64_t ks[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 17};
+    for (int t = 0; t < 8; ++t)
+        for (int64_t M = 1; M <= 2 * kern->mr + 1; ++M)
+            for (int64_t N = 1; N <= 2 * kern->nr + 1; ++N)
+                for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ++ki) {
+                    const problem_t p = {t & 1,
+                                         (t >> 1) & 1,
+                                         t & 4 ? tsr_s8 : tsr_u8,
+                                         M,
+                                         N,
+                                         ks[ki],
+                                         (M + N) % 3,
+                                         (N + ks[ki]) % 2,
+                                         M % 2,
+                                         (int)((M + N + ks[ki]) % 2),
+                                         fill_random};
+                    run_problem(&p);
+                }
+}
+
+/* Sizes across the cache blocks (mc, kc and the K-dependent nc, which is
+ * the kernel's nc for short K). */
+static void test_blocks(const tsr_gemm_s8_kernel_t *kern) {
+    const int64_t mc = kern->mc, kc = kern->kc;
+    const int64_t dims[][3] = {
+            {mc - 1, 40, kc - 1},
+            {mc, 33, kc},
+            {mc + 1, 17, kc + 1},
+            {2 * mc + kern->mr + 1, 70, 2 * kc + 3},
+            {37, 530, 2100},
+            {13, 300, 700},
+            {9, 2 * kern->nc + 37, 40},
+            {3, 2 * kern->nc + 37, 2 * kc + 3},
+            {2 * mc + 5, 2 * kern->nr + 3, 3 * kc + 1},
+    };
+    for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
+        for (int t = 0; t < 8; ++t) {
+            const problem_t p = {
+                    t & 1,      (t >> 1) & 1, t & 4 ? tsr_s8 : tsr_u8,
+                    dims[i][0], dims[i][1],   dims[i][2],
+                    t % 3,      t % 2,        (t + 1) % 3,
+                    t % 2,      fill_random};
+            run_problem(&p);
+        }
+}
+
+/* Saturation-prone inputs over long K, and a sum that wraps 2^32. */
+static void test_extremes(const tsr_gemm_s8_kernel_t *kern) {
+    static const fill_t fills[] = {fill_max, fill_min, fill_extreme};
+    const int64_t K[] = {2 * kern->kc + 7, 4097};
+    for (size_t f = 0; f < 3; ++f)
+        for (size_t ki = 0; ki < 2; ++ki)
+            for (int t = 0; t < 8; ++t) {
+                const problem_t p = {t & 1,
+                                     (t >> 1) & 1,
+                                     t & 4 ? tsr_s8 : tsr_u8,
+                                     kern->mr + 1,
+                                     kern->nr + 3,
+                                     K[ki],
+                                     0,
+                                     1,
+                                     2,
+                                     t % 2,
+                                     fills[f]};
+                run_problem(&p);
+            }
+    /* The few-rows path of the same. */
+    for (size_t f = 0; f < 3; ++f)
+        for (int t = 0; t < 4; ++t) {
+            const problem_t p = {t & 1,
+                                 0,
+                                 t & 2 ? tsr_s8 : tsr_u8,
+                                 2,
+                                 kern->nr + 3,
+                                 K[1],
+                                 1,
+                                 0,
+                                 1,
+                                 t % 2,
+                                 fills[f]};
+            run_problem(&p);
+        }
+    /* 255 * 127 * 70001 > 2^31: the result is the wrapped true sum. */
+    const problem_t wrap = {0, 0, tsr_u8, 3, 5, 70001, 0, 0, 0, 1, fill_max};
+    run_problem(&wrap);
+}
+
+/* Runs `args` with `team` threads in the caller's own parallel region. */
+static tsr_status_t run_in_team(tsr_gemm_s8_args_t args, int team,
+                                int user_scratch) {
+    const size_t size = tsr_gemm_s8_scratch_size(args.M, args.N, args.K,
+                                                 args.C == NULL, team);
+    void *scratch = user_scratch ? malloc(size) : NULL;
+    args.team_nthr = team;
+    args.scratch = scratch;
+    args.scratch_size = user_scratch ? size : 0;
+    tsr_status_t st = tsr_success;
+#pragma omp parallel num_threads(team)
+    {
+        tsr_gemm_s8_args_t mine = args;
+        mine.team_ithr = omp_get_thread_num();
+        const tsr_status_t s = tsr_gemm_s8(&mine);
+        if (s != tsr_success) {
+#pragma omp critical
+            st = s;
+        }
+    }
+    free(scratch);
+    return st;
+}
+
+/* Own OpenMP region on 1 and 2 threads, user scratch, caller teams of 1, 2
+ * and 3, with C and with C in scratch. */
+static void test_threads(void) {
+    const problem_t p = {0, 1, tsr_s8, 150, 97, 300, 1, 2, 3, 1, fill_random};
+    buffers_t b = make_buffers(&p);
+    for (int variant = 0; variant < 7; ++variant) {
+        int32_t *C = new_c(&b);
+        tsr_gemm_s8_args_t args = make_args(&b, C);
+        tsr_status_t st;
+        if (variant < 2) {
+            omp_set_num_threads(variant + 1);
+            st = tsr_gemm_s8(&args);
+            omp_set_num_threads(2);
+        } else if (variant == 2) {
+            args.scratch_size = tsr_gemm_s8_scratch_size(p.M, p.N, p.K, 0, 2);
+            args.scratch = malloc(args.scratch_size);
+            st = tsr_gemm_s8(&args);
+            free(args.scratch);
+        } else {
+            static const int team[] = {1, 2, 3, 2};
+            st = run_in_team(args, team[variant - 3], variant != 6);
+        }
+        if (CHECK(st == tsr_success))
+            check_c(&b, C, b.ldc, "threads");
+        free(C);
+    }
+    /* A team whose threads keep C in scratch. */
+    int32_t *out = new_c(&b);
+    int *visits = calloc((size_t)(p.M * b.ldc + 1), sizeof(int));
+    collect_t ctx = {out, visits, b.ldc};
+    tsr_gemm_s8_args_t args = make_args(&b, NULL);
+    args.epilogue = collect_tile;
+    args.epilogue_ctx = &ctx;
+    if (CHECK(run_in_team(args, 2, 1) == tsr_success))
+        check_c(&b, out, b.ldc, "team, C in scratch");
+    free(visits);
+    free(out);
+    free_buffers(&b);
+}
+
+static void test_col_sums(void) {
+    const int8_t B[2][3] = {{1, -128, 127}, {-5, -128, 127}};
+    int32_t s[3];
+    tsr_gemm_s8_col_sums(0, 2, 3, &B[0][0], 3, -3, s);
+    CHECK(s[0] == 12 && s[1] == 768 && s[2] == -762);
+    tsr_gemm_s8_col_sums(1, 3, 2, &B[0][0], 3, 1, s);
+    CHECK(s[0] == 0 && s[1] == -6);
+}
+
+static void test_invalid(void) {
+    const problem_t p = {0, 0, tsr_u8, 4, 5, 6, 0, 0, 0, 0, fill_random};
+    buffers_t b = make_buffers(&p);
+    int32_t *C = new_c(&b);
+    tsr_gemm_s8_args_t good = make_args(&b, C), a;
+    a = good;
+    a.M = -1;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.a_dt = tsr_f32;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.lda = 5;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.ldb = 4;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.ldc = 4;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.C = NULL; /* without an epilogue */
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.B = NULL;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.team_nthr = 2;
+    a.team_ithr = 2;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    char small[8];
+    a = good;
+    a.scratch = small;
+    a.scratch_size = sizeof(small);
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    int64_t untouched = 0;
+    for (int64_t i = 0; i < p.M * b.ldc; ++i)
+        untouched += C[i] == C_PAD_SENTINEL;
+    CHECK(untouched == p.M * b.ldc);
+    /* Empty products are fine and touch nothing; K == 0 reads no A/B. */
+    a = good;
+    a.M = 0;
+    a.A = NULL;
+    CHECK(tsr_gemm_s8(&a) == tsr_success);
+    a = good;
+    a.K = 0;
+    a.A = NULL;
+    a.B = NULL;
+    CHECK(tsr_gemm_s8(&a) == tsr_success && C[0] == 0);
+    free(C);
+    free_buffers(&b);
+}
+
+int main(void) {
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    printf("kernel %s (%dx%d, mc %lld kc %lld)\n", tsr_gemm_s8_kernel_name(),
+           kern->mr, kern->nr, (long long)kern->mc, (long long)kern->kc);
+    CHECK(strcmp(kern->name, tsr_gemm_s8_kernel_name()) == 0);
+    test_col_sums();
+    test_invalid();
+    test_tails(kern);
+    test_blocks(kern);
+    test_extremes(kern);
+    test_threads();
+    return check_failures() != 0;
+}
