@@ -4,10 +4,12 @@
 #include "common/primitive.h"
 
 extern const tsr_impl_t tsr_gemm_convolution_f32_fwd_impl;
+extern const tsr_impl_t tsr_direct_convolution_f32_fwd_impl;
 extern const tsr_impl_t tsr_ref_convolution_fwd_impl;
 
 const tsr_impl_t *const tsr_convolution_impl_list[] = {
         &tsr_gemm_convolution_f32_fwd_impl,
+        &tsr_direct_convolution_f32_fwd_impl,
         &tsr_ref_convolution_fwd_impl,
         NULL,
 };

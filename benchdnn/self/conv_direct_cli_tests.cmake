@@ -1,0 +1,17 @@
+# The direct f32 convolution's batch (inputs/conv/test_conv_direct_f32):
+# every problem runs on "direct:f32" and passes, with the AVX2 tiles and
+# with the portable ones (TSR_MAX_CPU_ISA=generic).
+if(NOT COMMAND benchdnn_cli_test)
+  message(FATAL_ERROR "conv_direct_cli_tests.cmake needs benchdnn_cli_test()")
+endif()
+
+set(conv_direct_summary
+  "tests:204 passed:204 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+benchdnn_cli_test(conv_direct_f32_batch 0 "${conv_direct_summary}"
+  --conv --batch=inputs/conv/test_conv_direct_f32)
+benchdnn_cli_test(conv_direct_f32_batch_generic 0 "${conv_direct_summary}"
+  --conv --batch=inputs/conv/test_conv_direct_f32)
+set_tests_properties(benchdnn_cli_conv_direct_f32_batch_generic
+  PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=generic)
+set_tests_properties(benchdnn_cli_conv_direct_f32_batch
+  benchdnn_cli_conv_direct_f32_batch_generic PROPERTIES TIMEOUT 600)
