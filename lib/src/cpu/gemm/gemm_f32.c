@@ -20,6 +20,7 @@
 #include "common/utils.h"
 #include "cpu/gemm/gemm_f32.h"
 #include "cpu/gemm/gemm_f32_impl.h"
+#include "cpu/gemm/gemm_partition.h"
 
 /* Blocking for 32 KiB L1d and 512 KiB L2 per core (measured best on
  * Zen 3): the kc x nr micro-panel of B reused across a whole A block stays
@@ -45,16 +46,6 @@ const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
 
 const char *tsr_gemm_f32_kernel_name(void) {
     return tsr_gemm_f32_select_kernel()->name;
-}
-
-/* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
- * rounded up to `unit`. Depends only on its arguments, which is what keeps
- * the K blocking (and so the summation order) independent of threads. */
-static int64_t balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
-    if (len <= 0)
-        return unit;
-    const int64_t nblk = tsr_div_up(len, max_blk);
-    return tsr_rnd_up(tsr_div_up(len, nblk), unit);
 }
 
 /* Floats of one packing buffer, padded so the next starts 64-byte aligned. */
@@ -83,67 +74,19 @@ size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr) {
     return per_thread * (size_t)TSR_MAX(nthr, 1);
 }
 
-typedef struct {
-    int64_t m_begin, m_end, n_begin, n_end;
-} c_rect_t;
-
-/* Share [begin, end) of `ntiles` tiles for part `i` of `nparts`. */
-static void split_tiles(int64_t ntiles, int nparts, int i, int64_t *begin,
-                        int64_t *end) {
-    const int64_t q = ntiles / nparts, r = ntiles % nparts;
-    *begin = i * q + TSR_MIN(i, r);
-    *end = *begin + q + (i < r);
-}
-
-/* The rectangle of C that thread ithr of nthr computes: a grid of
- * nthr_m x nthr_n parts of whole tiles, chosen to balance the tiles and
- * then to keep each part square (less packing per flop). Threads outside
- * the grid get an empty rectangle. */
-static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
-                            int ithr) {
-    const int64_t mtiles = tsr_div_up(M, mr), ntiles = tsr_div_up(N, nr);
-    /* Packing one line costs about as much as a dozen FMAs per K step. */
-    const int64_t surface_weight = 12;
-    int best_m = 1, best_n = 1;
-    int64_t best_cost = INT64_MAX;
-    for (int nm = 1; nm <= nthr && nm <= mtiles; ++nm) {
-        for (int nn = 1; nm * nn <= nthr && nn <= ntiles; ++nn) {
-            const int64_t rows = tsr_div_up(mtiles, nm) * mr;
-            const int64_t cols = tsr_div_up(ntiles, nn) * nr;
-            const int64_t cost = rows * cols + surface_weight * (rows + cols);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best_m = nm;
-                best_n = nn;
-            }
-        }
-    }
-    c_rect_t r = {0, 0, 0, 0};
-    if (ithr >= best_m * best_n)
-        return r;
-    int64_t tb, te;
-    split_tiles(mtiles, best_m, ithr / best_n, &tb, &te);
-    r.m_begin = tb * mr;
-    r.m_end = TSR_MIN(te * mr, M);
-    split_tiles(ntiles, best_n, ithr % best_n, &tb, &te);
-    r.n_begin = tb * nr;
-    r.n_end = TSR_MIN(te * nr, N);
-    return r;
-}
-
 /* Rows of C per thread up to which B is read in place (see top). */
 #define DIRECT_B_MAX_MTILES 8
 
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
  * single empty K block so C still gets beta, bias and the epilogue. */
 static void gemm_rect(const tsr_gemm_f32_args_t *args,
-                      const tsr_gemm_f32_kernel_t *kern, int64_t K, c_rect_t r,
-                      float *ws) {
+                      const tsr_gemm_f32_kernel_t *kern, int64_t K,
+                      tsr_gemm_rect_t r, float *ws) {
     const int mr = kern->mr, nr = kern->nr;
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
-    const int64_t kc = balanced_block(K, kern->kc, 1);
-    const int64_t mc = balanced_block(m_len, kern->mc, mr);
-    const int64_t nc = balanced_block(n_len, kern->nc, nr);
+    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, 1);
+    const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
+    const int64_t nc = tsr_gemm_balanced_block(n_len, kern->nc, nr);
     const int64_t nkb = K > 0 ? tsr_div_up(K, kc) : 1;
     /* Packed A first, then B (sizes as in thread_scratch_bytes). */
     float dummy_panel[1] = {0.f}; /* never read: K == 0 reads no panel */
@@ -243,21 +186,12 @@ static int args_valid(const tsr_gemm_f32_args_t *a) {
  * saves. */
 #define TSR_GEMM_MIN_FMA_PER_THREAD (64 * 1024)
 
-/* Part `ithr` of a scratch buffer cut into per-thread parts (NULL when
- * there is no buffer or nothing to pack). */
-static float *thread_slice(void *scratch, size_t ws_bytes, int ithr) {
-    if (!scratch || ws_bytes == 0)
-        return NULL;
-    void *slice = (char *)scratch + ws_bytes * (size_t)ithr;
-    return slice;
-}
-
 /* One thread's share, with its own slice of scratch (or its own buffer). */
 static tsr_status_t run_share(const tsr_gemm_f32_args_t *args,
                               const tsr_gemm_f32_kernel_t *kern, int64_t K,
                               int nthr, int ithr, float *ws, size_t ws_bytes) {
-    const c_rect_t r =
-            thread_rect(args->M, args->N, kern->mr, kern->nr, nthr, ithr);
+    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(args->M, args->N, kern->mr,
+                                                   kern->nr, nthr, ithr);
     if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
         return tsr_success;
     float *own = NULL;
@@ -289,7 +223,8 @@ tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
         if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
             return tsr_invalid_arguments;
         return run_share(args, kern, K, args->team_nthr, args->team_ithr,
-                         thread_slice(scratch, ws_bytes, args->team_ithr),
+                         (float *)tsr_gemm_thread_slice(scratch, ws_bytes,
+                                                        args->team_ithr),
                          ws_bytes);
     }
 
@@ -314,7 +249,8 @@ tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
     }
 
     if (nthr == 1) {
-        run_share(args, kern, K, 1, 0, thread_slice(scratch, ws_bytes, 0),
+        run_share(args, kern, K, 1, 0,
+                  (float *)tsr_gemm_thread_slice(scratch, ws_bytes, 0),
                   ws_bytes);
     } else {
 #pragma omp parallel num_threads(nthr)
@@ -322,7 +258,8 @@ tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
             const int ithr = omp_get_thread_num();
             /* The slice is set whenever ws_bytes > 0: this cannot fail. */
             run_share(args, kern, K, omp_get_num_threads(), ithr,
-                      thread_slice(scratch, ws_bytes, ithr), ws_bytes);
+                      (float *)tsr_gemm_thread_slice(scratch, ws_bytes, ithr),
+                      ws_bytes);
         }
     }
     tsr_free(own);

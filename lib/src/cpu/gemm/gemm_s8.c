@@ -25,6 +25,7 @@
 
 #include "common/isa.h"
 #include "common/utils.h"
+#include "cpu/gemm/gemm_partition.h"
 #include "cpu/gemm/gemm_s8.h"
 #include "cpu/gemm/gemm_s8_impl.h"
 
@@ -81,15 +82,6 @@ void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
         sums[n] = (int32_t)((uint32_t)sums[n] * (uint32_t)multiplier);
 }
 
-/* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
- * rounded up to `unit`. */
-static int64_t balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
-    if (len <= 0)
-        return unit;
-    const int64_t nblk = tsr_div_up(len, max_blk);
-    return tsr_rnd_up(tsr_div_up(len, nblk), unit);
-}
-
 /* The largest nc for this K: the packed B block stays within budget. */
 static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
     const int g = tsr_gemm_s8_kgroup(kern->layout);
@@ -144,54 +136,6 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
     return per_thread * (size_t)TSR_MAX(nthr, 1);
 }
 
-typedef struct {
-    int64_t m_begin, m_end, n_begin, n_end;
-} c_rect_t;
-
-/* Share [begin, end) of `ntiles` tiles for part `i` of `nparts`. */
-static void split_tiles(int64_t ntiles, int nparts, int i, int64_t *begin,
-                        int64_t *end) {
-    const int64_t q = ntiles / nparts, r = ntiles % nparts;
-    *begin = i * q + TSR_MIN(i, r);
-    *end = *begin + q + (i < r);
-}
-
-/* The rectangle of C that thread ithr of nthr computes: a grid of
- * nthr_m x nthr_n parts of whole tiles balancing the tiles, then keeping
- * parts square (less packing per product). Threads outside the grid get an
- * empty rectangle. */
-static c_rect_t thread_rect(int64_t M, int64_t N, int mr, int nr, int nthr,
-                            int ithr) {
-    const int64_t mtiles = tsr_div_up(M, mr), ntiles = tsr_div_up(N, nr);
-    /* Packing one line costs about as much as a dozen products per K. */
-    const int64_t surface_weight = 12;
-    int best_m = 1, best_n = 1;
-    int64_t best_cost = INT64_MAX;
-    for (int nm = 1; nm <= nthr && nm <= mtiles; ++nm) {
-        for (int nn = 1; nm * nn <= nthr && nn <= ntiles; ++nn) {
-            const int64_t rows = tsr_div_up(mtiles, nm) * mr;
-            const int64_t cols = tsr_div_up(ntiles, nn) * nr;
-            const int64_t cost = rows * cols + surface_weight * (rows + cols);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best_m = nm;
-                best_n = nn;
-            }
-        }
-    }
-    c_rect_t r = {0, 0, 0, 0};
-    if (ithr >= best_m * best_n)
-        return r;
-    int64_t tb, te;
-    split_tiles(mtiles, best_m, ithr / best_n, &tb, &te);
-    r.m_begin = tb * mr;
-    r.m_end = TSR_MIN(te * mr, M);
-    split_tiles(ntiles, best_n, ithr % best_n, &tb, &te);
-    r.n_begin = tb * nr;
-    r.n_end = TSR_MIN(te * nr, N);
-    return r;
-}
-
 /* The column init of B block [jc, jc + ncur): the caller's offsets plus,
  * when the kernel shifts s8 A values by +128, -128 * colsum(B). Returns
  * NULL when every column starts from 0. */
@@ -212,16 +156,16 @@ static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
 
 /* Serial loops over one rectangle of C with the thread's buffers. */
 static void gemm_rect(const tsr_gemm_s8_args_t *args,
-                      const tsr_gemm_s8_kernel_t *kern, c_rect_t r,
+                      const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                       thread_layout_t l, char *ws) {
     const int mr = kern->mr, nr = kern->nr;
     const int g = tsr_gemm_s8_kgroup(kern->layout);
     const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
     const int64_t K = args->K;
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
-    const int64_t kc = balanced_block(K, kern->kc, g);
-    const int64_t mc = balanced_block(m_len, kern->mc, mr);
-    const int64_t nc = balanced_block(n_len, max_nc(kern, K), nr);
+    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, g);
+    const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
+    const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
     const int shift_a = kern->layout == tsr_gemm_s8_layout_u8s8_quads &&
                         args->a_dt == tsr_s8;
     const int a_u8 = args->a_dt == tsr_u8;
@@ -292,12 +236,13 @@ static int use_small_m(const tsr_gemm_s8_args_t *args,
 /* The few-rows loops over one rectangle (all of M): B read as stored, A
  * packed per K block, tiles finished per nc columns. */
 static void small_m_rect(const tsr_gemm_s8_args_t *args,
-                         const tsr_gemm_s8_kernel_t *kern, c_rect_t r,
+                         const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                          thread_layout_t l, char *ws) {
     const int64_t K = args->K;
     const int64_t m = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
-    const int64_t kc = balanced_block(K, kern->kc, 2);
-    const int64_t nc = balanced_block(n_len, max_nc(kern, K), kern->nr);
+    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, 2);
+    const int64_t nc =
+            tsr_gemm_balanced_block(n_len, max_nc(kern, K), kern->nr);
     char *pack_a = ws + l.b_bytes;
     float *work = (float *)(pack_a + l.a_bytes + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
@@ -361,8 +306,8 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
 static tsr_status_t run_share(const tsr_gemm_s8_args_t *args,
                               const tsr_gemm_s8_kernel_t *kern,
                               thread_layout_t l, int nthr, int ithr, char *ws) {
-    const c_rect_t r =
-            thread_rect(args->M, args->N, kern->mr, kern->nr, nthr, ithr);
+    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(args->M, args->N, kern->mr,
+                                                   kern->nr, nthr, ithr);
     if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
         return tsr_success;
     char *own = NULL;
@@ -378,10 +323,6 @@ static tsr_status_t run_share(const tsr_gemm_s8_args_t *args,
         gemm_rect(args, kern, r, l, ws);
     tsr_free(own);
     return tsr_success;
-}
-
-static char *thread_slice(void *scratch, size_t ws_bytes, int ithr) {
-    return scratch ? (char *)scratch + ws_bytes * (size_t)ithr : NULL;
 }
 
 tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
@@ -401,7 +342,8 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
             return tsr_invalid_arguments;
         return run_share(args, kern, l, args->team_nthr, args->team_ithr,
-                         thread_slice(scratch, ws_bytes, args->team_ithr));
+                         (char *)tsr_gemm_thread_slice(scratch, ws_bytes,
+                                                       args->team_ithr));
     }
 
     const double macs =
@@ -423,14 +365,15 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
     }
 
     if (nthr == 1) {
-        run_share(args, kern, l, 1, 0, thread_slice(scratch, ws_bytes, 0));
+        run_share(args, kern, l, 1, 0,
+                  (char *)tsr_gemm_thread_slice(scratch, ws_bytes, 0));
     } else {
 #pragma omp parallel num_threads(nthr)
         {
             const int ithr = omp_get_thread_num();
             /* Every thread has its slice: this cannot fail. */
             run_share(args, kern, l, omp_get_num_threads(), ithr,
-                      thread_slice(scratch, ws_bytes, ithr));
+                      (char *)tsr_gemm_thread_slice(scratch, ws_bytes, ithr));
         }
     }
     tsr_free(own);

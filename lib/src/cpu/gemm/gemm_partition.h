@@ -1,0 +1,36 @@
+/* Blocking and thread partition shared by the GEMM engines (f32, s8): how
+ * a dimension is cut into cache blocks and which rectangle of C each
+ * thread computes. Both depend only on their arguments; only M and N are
+ * ever split between threads, so the K summation order never depends on
+ * the thread count. */
+#ifndef TSR_CPU_GEMM_GEMM_PARTITION_H
+#define TSR_CPU_GEMM_GEMM_PARTITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
+ * rounded up to `unit`. */
+int64_t tsr_gemm_balanced_block(int64_t len, int64_t max_blk, int64_t unit);
+
+typedef struct {
+    int64_t m_begin, m_end, n_begin, n_end;
+} tsr_gemm_rect_t;
+
+/* The rectangle of C that thread ithr of nthr computes: a grid of
+ * nthr_m x nthr_n parts of whole mr x nr tiles, chosen to balance the
+ * tiles and then to keep each part square (less packing per product).
+ * Threads outside the grid get an empty rectangle. */
+tsr_gemm_rect_t tsr_gemm_thread_rect(int64_t M, int64_t N, int mr, int nr,
+                                     int nthr, int ithr);
+
+/* Part `ithr` of a scratch buffer cut into parts of ws_bytes (NULL when
+ * there is no buffer or nothing to pack). */
+static inline void *tsr_gemm_thread_slice(void *scratch, size_t ws_bytes,
+                                          int ithr) {
+    if (!scratch || ws_bytes == 0)
+        return NULL;
+    return (char *)scratch + ws_bytes * (size_t)ithr;
+}
+
+#endif
