@@ -421,8 +421,9 @@ static void binary_post_op(const tsr_epilogue_rt_t *rt, const tsr_post_op_t *e,
     }
 }
 
-static void store(const tsr_epilogue_t *ep, const float *v, int64_t n,
-                  void *dst_base, int64_t dst_off, int64_t dst_stride) {
+static void store(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
+                  const float *v, int64_t n, void *dst_base, int64_t dst_off,
+                  int64_t dst_stride) {
     if (ep->dst_dt == tsr_f32) {
         float *d = (float *)dst_base + dst_off;
         if (dst_stride == 1) {
@@ -432,6 +433,18 @@ static void store(const tsr_epilogue_t *ep, const float *v, int64_t n,
             for (int64_t i = 0; i < n; i++)
                 d[i * dst_stride] = v[i];
         }
+        return;
+    }
+    if (dst_stride == 1) {
+        /* Contiguous runs (the int8 destinations' common case) convert
+         * with the vector kernels, bit for bit the element-wise result. */
+        void *d = (char *)dst_base +
+                  dst_off * (int64_t)tsr_data_type_size(ep->dst_dt);
+        if (rt->use_avx2)
+            tsr_cvt_from_f32_2d_avx2(ep->dst_dt, v, n, d, n, 1, n,
+                                     ep->round_mode);
+        else
+            tsr_cvt_from_f32_2d(ep->dst_dt, v, n, d, n, 1, n, ep->round_mode);
         return;
     }
     for (int64_t i = 0; i < n; i++)
@@ -464,7 +477,7 @@ static void apply_chunk(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
     if (ep->with_dst_zp)
         add(rt, v, n,
             masked_s32(&ep->dst_zp_idx, ep->ndims, rt->dst_zp, c, tmp));
-    store(ep, v, n, dst_base, dst_off, dst_stride);
+    store(ep, rt, v, n, dst_base, dst_off, dst_stride);
 }
 
 /* Runs the fused kernel when the plan and the call allow it. */
