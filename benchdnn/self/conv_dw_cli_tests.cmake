@@ -1,0 +1,17 @@
+# The f32 depthwise convolution's batch (inputs/conv/test_conv_dw_ci): every
+# problem runs on "dw:f32" and passes, with the AVX2 kernel (when the CPU
+# has it) and with the portable one (TSR_MAX_CPU_ISA=generic).
+if(NOT COMMAND benchdnn_cli_test)
+  message(FATAL_ERROR "conv_dw_cli_tests.cmake needs benchdnn_cli_test()")
+endif()
+
+set(conv_dw_summary
+  "tests:470 passed:470 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+benchdnn_cli_test(conv_dw_f32_batch 0 "${conv_dw_summary}"
+  --conv --batch=inputs/conv/test_conv_dw_ci)
+benchdnn_cli_test(conv_dw_f32_batch_generic 0 "${conv_dw_summary}"
+  --conv --batch=inputs/conv/test_conv_dw_ci)
+set_tests_properties(benchdnn_cli_conv_dw_f32_batch_generic
+  PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=generic)
+set_tests_properties(benchdnn_cli_conv_dw_f32_batch
+  benchdnn_cli_conv_dw_f32_batch_generic PROPERTIES TIMEOUT 600)

@@ -1,0 +1,95 @@
+/* The f32 depthwise convolution ("dw:f32"): groups == IC == OC, one input
+ * and one output channel per group. Its problem configuration, built at pd
+ * init, and the row kernel contract shared by the portable and the AVX2
+ * kernels.
+ *
+ * Channels are the vector dim: data is channels-last (nwc, nhwc, ndhwc) or
+ * blocked by 8 channels (nCw8c, nChw8c, nCdhw8c), addressed alike as
+ * vectors of 8 channels at a vector stride (8 channels-last, the block
+ * stride blocked). Weights are used tap-major with the channel innermost
+ * (hwigo-like), taken in place when the user's layout is such, else
+ * repacked per execution into the scratchpad.
+ *
+ * A kernel call computes one output row segment (fixed n, od, oh; ow0 ..
+ * ow0 + now) for a range of channels: the caller lists the input rows
+ * (id, ih) that the valid (kd, kh) taps read, the kernel walks the width
+ * taps, borders (some kw taps in the padding) apart from the interior.
+ * Every output element sums its taps in the fixed order (kd, kh, kw) from
+ * zero, so results do not depend on how work is split. */
+#ifndef TSR_CPU_CONV_DW_CONV_F32_H
+#define TSR_CPU_CONV_DW_CONV_F32_H
+
+#include <stddef.h>
+
+#include "common/convolution_pd.h"
+#include "cpu/common/epilogue_f32.h"
+
+#define DW_VLEN 8
+/* Most (kd, kh) rows and (kd, kh, kw) taps a kernel call takes. */
+#define DW_MAX_ROWS 64
+#define DW_MAX_TAPS 256
+
+/* Strides over the canonical dims n, c, d, h, w (c: of the channel vector,
+ * missing spatial dims: 0). */
+enum { DW_N = 0, DW_C, DW_D, DW_H, DW_W, DW_NDIMS };
+
+/* Staging for the AVX2 kernel: channels-last input points far apart put
+ * a channel group's columns in few L1 sets, so the input rows of a call
+ * are first copied into a per-thread ring of slots, reused by the next
+ * output rows of the thread. A slot holds the row's channels in
+ * groups of DW_STAGE_C (group g at g * group_floats, points DW_STAGE_C
+ * floats apart). `key` names the source row each slot holds (NULL:
+ * empty); the caller empties the ring at the start of each execution. */
+#define DW_STAGE_C 64
+typedef struct {
+    float *buf; /* nslots x slot_floats */
+    const float **key;
+    int nslots;
+    tsr_dim_t slot_floats, group_floats;
+} dw_stage_t;
+
+typedef struct {
+    int nrows;
+    const float *src_row[DW_MAX_ROWS]; /* row (id, ih), iw 0, first channel */
+    const float *wei_row[DW_MAX_ROWS]; /* tap (kd, kh, kw 0), first channel */
+    tsr_dim_t ow0, now, nc;            /* row segment and channels */
+    /* Problem along w; strides in elements. */
+    tsr_dim_t KW, SW, DW, padL, IW;
+    tsr_dim_t src_sw, src_cv, wei_sw;
+    float *dst; /* (ow0, first channel) */
+    tsr_dim_t dst_sw, dst_cv;
+    const float *bias; /* added at the store when set (first channel) */
+    dw_stage_t *stage; /* or NULL (channels-last source) */
+} dw_row_args_t;
+
+typedef void (*dw_row_fn)(const dw_row_args_t *a);
+
+void dw_conv_row_avx2(const dw_row_args_t *a);
+
+typedef struct {
+    conv_sizes_t sh;
+    tsr_dim_t C;          /* channels (groups) */
+    tsr_dim_t DD, DH, DW; /* dilated steps (1 + dilation) */
+
+    tsr_dim_t src_s[DW_NDIMS], dst_s[DW_NDIMS];
+    tsr_dim_t src_off0, dst_off0;
+    int blocked; /* data in blocks of DW_VLEN channels */
+
+    int wei_direct;     /* user weights used in place */
+    tsr_dim_t wei_s[4]; /* user strides over g, kd, kh, kw */
+    tsr_dim_t wei_off0;
+
+    tsr_dim_t chunk_c, tile_ow; /* work item channels, kernel call width */
+    int nthr;
+    int staged;
+    dw_stage_t stage_shape; /* slots and their size when staged */
+    /* Scratchpad: repacked weights, then per thread an accumulator tile
+     * and the staging ring. */
+    size_t wei_floats, tile_floats;
+    dw_row_fn row;
+
+    tsr_epilogue_t ep;
+    int ep_identity, ep_in_kernel, ep_uniform_w;
+} dw_conv_conf_t;
+
+#endif

@@ -1,0 +1,483 @@
+/* The AVX2/FMA row kernel of "dw:f32" (contract in dw_conv_f32.h).
+ *
+ * Channels go in groups of GROUP_C with the points of the row inner, so a
+ * group's weights and input columns stay in L1 while its points advance;
+ * a channel tail is a masked vector. A block of output points times
+ * channel vectors is accumulated in registers over every tap, from zero,
+ * in the order (kd, kh, kw); a block computed twice (see below) gives the
+ * same values.
+ *
+ * 3-tap rows at stride 1 or 2 on channels-last data (MobileNet's 3x3) take
+ * the k3 blocks: each input column is loaded once and feeds every point it
+ * is a tap of, the row's weights in registers. Other problems take the
+ * general blocks of 6, 3, 2 or 1 points (fewer points, more channel
+ * vectors), the taps listed once as (input, weights) pointer pairs so a
+ * block is one flat loop of FMAs. Interior blocks (every tap of every
+ * point inside the input) address their points by a stride; channels-last
+ * border blocks read taps in the padding as zeros (through a per (tap,
+ * point) pointer table, or a zero column in k3 blocks), which adds exact
+ * zeros for finite weights; blocked data computes border points one at a
+ * time over their valid kw taps. Channels-last data (channel vectors 8
+ * floats apart) gets its own instances with that stride fixed, which
+ * frees registers. With a staging ring (dw_stage_t) the input rows are
+ * read from their staged copies. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "cpu/conv/dw_conv_f32.h"
+
+#define UR 6
+#define GROUP_C DW_STAGE_C
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+/* Loops over registers (points, vectors, taps of a column) must unroll
+ * fully for the accumulators to stay in registers. */
+#define UNROLL _Pragma("GCC unroll 32")
+
+/* What border blocks read for taps in the padding. */
+static const float zeros[GROUP_C];
+
+typedef struct {
+    const float *src, *wei;
+} tap_t;
+
+/* How a block reads its inputs. */
+enum { INTERIOR, TABLE, KW_RANGE };
+
+/* The call's state in locals the compiler can keep in registers. */
+typedef struct {
+    const tap_t *taps; /* nrows x KW, row-major */
+    int nrows;
+    tsr_dim_t KW, SW, padL, ow0;
+    tsr_dim_t src_sw, src_cv, dst_sw, dst_cv;
+    float *dst;
+    const float *bias;
+    const float **table; /* TABLE blocks: input of (tap t, point u) at
+                            t * ur + u */
+} row_t;
+
+/* Channel vectors of one pass: element offsets of the first one. */
+typedef struct {
+    tsr_dim_t src, dst, wei;
+} cvec_t;
+
+static ALWAYS_INLINE __m256 load(const float *p, int masked, __m256i mask) {
+    return masked ? _mm256_maskload_ps(p, mask) : _mm256_loadu_ps(p);
+}
+
+static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
+    return (const float *)((const char *)p + bytes);
+}
+
+/* `ur` points from ow (relative to ow0), `nv` channel vectors (the last
+ * masked when `masked`); `cl`: channel vectors DW_VLEN apart. KW_RANGE
+ * blocks (ur 1) take the kw taps [kw_lo, kw_hi) of every row. */
+static ALWAYS_INLINE void points(const row_t *rw, const cvec_t *cv,
+                                 const int nv, const int masked, __m256i mask,
+                                 const int cl, tsr_dim_t ow, const int ur,
+                                 const int kind, tsr_dim_t kw_lo,
+                                 tsr_dim_t kw_hi) {
+    __m256 acc[12];
+    UNROLL
+    for (int i = 0; i < ur * nv; i++)
+        acc[i] = _mm256_setzero_ps();
+    const tsr_dim_t scv = cl ? DW_VLEN : rw->src_cv;
+    /* Points 0..2 from p0, 3..5 from p3: x86 addressing scales the stride
+     * by 1 or 2. */
+    const intptr_t pt =
+            (intptr_t)(rw->SW * rw->src_sw * (tsr_dim_t)sizeof(float));
+    const tsr_dim_t off =
+            ((rw->ow0 + ow) * rw->SW - rw->padL) * rw->src_sw + cv->src;
+    /* Every kw tap: the taps of all rows are one run. */
+    const int nrows = kind == KW_RANGE ? rw->nrows : 1;
+    const tsr_dim_t lo = kind == KW_RANGE ? kw_lo : 0;
+    const tsr_dim_t hi = kind == KW_RANGE ? kw_hi : rw->nrows * rw->KW;
+    for (int r = 0; r < nrows; r++) {
+        const tap_t *t = rw->taps + r * rw->KW;
+        for (tsr_dim_t k = lo; k < hi; k++) {
+            const float *p0 = t[k].src + off;
+            const float *p3 = at(p0, 3 * pt);
+            const float *w = t[k].wei + cv->wei;
+            __m256 wv[8];
+            UNROLL
+            for (int v = 0; v < nv; v++)
+                wv[v] = load(w + v * DW_VLEN, masked && v == nv - 1, mask);
+            UNROLL
+            for (int u = 0; u < ur; u++) {
+                const float *p;
+                if (kind == TABLE)
+                    p = rw->table[k * ur + u] + cv->src;
+                else
+                    p = u < 3 ? at(p0, u * pt) : at(p3, (u - 3) * pt);
+                UNROLL
+                for (int v = 0; v < nv; v++)
+                    acc[u * nv + v] = _mm256_fmadd_ps(
+                            load(p + v * scv, masked && v == nv - 1, mask),
+                            wv[v], acc[u * nv + v]);
+            }
+        }
+    }
+    const tsr_dim_t dcv = cl ? DW_VLEN : rw->dst_cv;
+    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        const int m = masked && v == nv - 1;
+        if (rw->bias) {
+            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
+            UNROLL
+            for (int u = 0; u < ur; u++)
+                acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
+        }
+        UNROLL
+        for (int u = 0; u < ur; u++) {
+            float *d = d0 + u * rw->dst_sw + v * dcv;
+            if (m)
+                _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
+            else
+                _mm256_storeu_ps(d, acc[u * nv + v]);
+        }
+    }
+}
+
+/* Vectors j .. j + nv of the group. */
+static ALWAYS_INLINE void at_vector(const row_t *rw, cvec_t *cv, tsr_dim_t j,
+                                    const int cl) {
+    cv->src = j * (cl ? DW_VLEN : rw->src_cv);
+    cv->dst = j * (cl ? DW_VLEN : rw->dst_cv);
+    cv->wei = j * DW_VLEN;
+}
+
+/* One block of points for every channel of the group: runs of NV full
+ * vectors, then fewer, then a masked tail. */
+static ALWAYS_INLINE void block(const row_t *rw, tsr_dim_t nc, const int cl,
+                                tsr_dim_t ow, const int ur, const int NV,
+                                const int kind, tsr_dim_t kw_lo,
+                                tsr_dim_t kw_hi) {
+    const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
+    const __m256i none = _mm256_setzero_si256();
+    cvec_t cv;
+    tsr_dim_t j = 0;
+    for (; j + NV <= nfull; j += NV) {
+        at_vector(rw, &cv, j, cl);
+        points(rw, &cv, NV, 0, none, cl, ow, ur, kind, kw_lo, kw_hi);
+    }
+    if (NV > 4 && j + 4 <= nfull) {
+        at_vector(rw, &cv, j, cl);
+        points(rw, &cv, 4, 0, none, cl, ow, ur, kind, kw_lo, kw_hi);
+        j += 4;
+    }
+    if (NV > 2 && j + 2 <= nfull) {
+        at_vector(rw, &cv, j, cl);
+        points(rw, &cv, 2, 0, none, cl, ow, ur, kind, kw_lo, kw_hi);
+        j += 2;
+    }
+    if (NV > 1 && j < nfull) {
+        at_vector(rw, &cv, j, cl);
+        points(rw, &cv, 1, 0, none, cl, ow, ur, kind, kw_lo, kw_hi);
+        j++;
+    }
+    if (tail) {
+        at_vector(rw, &cv, j, cl);
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256i mask =
+                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        points(rw, &cv, 1, 1, mask, cl, ow, ur, kind, kw_lo, kw_hi);
+    }
+}
+
+/* A block of `ur` points (6, 3, 2 or 1) with the channel vectors that fit
+ * the registers next to them. */
+static ALWAYS_INLINE void block_of(const row_t *rw, tsr_dim_t nc, const int cl,
+                                   tsr_dim_t ow, int ur, const int kind) {
+    switch (ur) {
+    case UR:
+        block(rw, nc, cl, ow, UR, 2, kind, 0, 0);
+        break;
+    case 3:
+        block(rw, nc, cl, ow, 3, 4, kind, 0, 0);
+        break;
+    case 2:
+        block(rw, nc, cl, ow, 2, 6, kind, 0, 0);
+        break;
+    default:
+        block(rw, nc, cl, ow, 1, 8, kind, 0, 0);
+        break;
+    }
+}
+
+/* The inputs of a border block: zeros for taps in the padding. */
+static void fill_table(const row_t *rw, const dw_row_args_t *a, tsr_dim_t ow,
+                       int ur) {
+    for (int r = 0; r < a->nrows; r++)
+        for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+            const tsr_dim_t t = r * a->KW + kw;
+            for (int u = 0; u < ur; u++) {
+                const tsr_dim_t iw0 = (a->ow0 + ow + u) * a->SW - a->padL;
+                const tsr_dim_t iw = iw0 + kw * a->DW;
+                rw->table[t * ur + u] =
+                        iw >= 0 && iw < a->IW
+                                ? rw->taps[t].src + iw0 * rw->src_sw
+                                : zeros;
+            }
+        }
+}
+
+/* The row segment for one channel group. */
+static ALWAYS_INLINE void row(const row_t *rw, const dw_row_args_t *a,
+                              tsr_dim_t nc, const int cl, tsr_dim_t in_lo,
+                              tsr_dim_t in_hi) {
+    tsr_dim_t ow = 0;
+    while (ow < a->now) {
+        const tsr_dim_t rem = a->now - ow;
+        int ur = rem >= UR ? UR : rem >= 3 ? 3 : rem >= 2 ? 2 : 1;
+        if (ow >= in_lo && ow + ur <= in_hi) {
+            block_of(rw, nc, cl, ow, ur, INTERIOR);
+        } else if (cl) {
+            fill_table(rw, a, ow, ur);
+            block_of(rw, nc, cl, ow, ur, TABLE);
+        } else {
+            const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
+            tsr_dim_t lo = 0, hi = a->KW;
+            while (lo < hi && iw0 + lo * a->DW < 0)
+                lo++;
+            while (hi > lo && iw0 + (hi - 1) * a->DW >= a->IW)
+                hi--;
+            block(rw, nc, cl, ow, 1, 8, KW_RANGE, lo, hi);
+            ur = 1;
+        }
+        ow += ur;
+    }
+}
+
+/* Rows of 3 taps at stride `sw` 1 or 2 and no dilation (3x3 stride 1 or
+ * 2): each input column of a block is loaded once and feeds every point it
+ * is a tap of, the row's 3 weights vectors in registers, so a tap costs
+ * half a load or less. Columns in the padding read as zeros. Per point the
+ * taps still add in the order (row, kw). */
+static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
+                                    const int nv, const int masked,
+                                    __m256i mask, tsr_dim_t ow, const int ur,
+                                    const int sw, const int border,
+                                    tsr_dim_t IW) {
+    __m256 acc[8];
+    UNROLL
+    for (int i = 0; i < ur * nv; i++)
+        acc[i] = _mm256_setzero_ps();
+    const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
+    for (int r = 0; r < rw->nrows; r++) {
+        const tap_t *t = rw->taps + r * 3;
+        __m256 w[3][2];
+        UNROLL
+        for (int kw = 0; kw < 3; kw++)
+            UNROLL
+        for (int v = 0; v < nv; v++)
+            w[kw][v] = load(t[kw].wei + cv->wei + v * DW_VLEN,
+                            masked && v == nv - 1, mask);
+        /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
+         * scales sb by 1 or 2, 3 * sb is one more register. */
+        const float *base[5];
+        const intptr_t sb = (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
+        base[0] = t[0].src + iw0 * rw->src_sw + cv->src;
+        UNROLL
+        for (int b = 1; b < 5; b++)
+            base[b] = at(base[b - 1], 4 * sb);
+        UNROLL
+        for (int col = 0; col < (ur - 1) * sw + 3; col++) {
+            const int valid = !border || (iw0 + col >= 0 && iw0 + col < IW);
+            const float *p = at(base[col / 4], (col % 4) * sb);
+            UNROLL
+            for (int v = 0; v < nv; v++) {
+                const __m256 x = valid ? load(p + v * DW_VLEN,
+                                              masked && v == nv - 1, mask)
+                                       : _mm256_setzero_ps();
+                UNROLL
+                for (int kw = 0; kw < 3; kw++) {
+                    const int u = (col - kw) / sw;
+                    if (col >= kw && (col - kw) % sw == 0 && u < ur)
+                        acc[u * nv + v] =
+                                _mm256_fmadd_ps(x, w[kw][v], acc[u * nv + v]);
+                }
+            }
+        }
+    }
+    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        const int m = masked && v == nv - 1;
+        if (rw->bias) {
+            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
+            UNROLL
+            for (int u = 0; u < ur; u++)
+                acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
+        }
+        UNROLL
+        for (int u = 0; u < ur; u++) {
+            float *d = d0 + u * rw->dst_sw + v * DW_VLEN;
+            if (m)
+                _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
+            else
+                _mm256_storeu_ps(d, acc[u * nv + v]);
+        }
+    }
+}
+
+static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
+                                   const int ur, const int NV, const int sw,
+                                   const int border, tsr_dim_t IW) {
+    const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
+    const __m256i none = _mm256_setzero_si256();
+    cvec_t cv;
+    tsr_dim_t j = 0;
+    for (; j + NV <= nfull; j += NV) {
+        at_vector(rw, &cv, j, 1);
+        k3_points(rw, &cv, NV, 0, none, ow, ur, sw, border, IW);
+    }
+    if (NV > 1 && j < nfull) {
+        at_vector(rw, &cv, j, 1);
+        k3_points(rw, &cv, 1, 0, none, ow, ur, sw, border, IW);
+        j++;
+    }
+    if (tail) {
+        at_vector(rw, &cv, j, 1);
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256i mask =
+                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        k3_points(rw, &cv, 1, 1, mask, ow, ur, sw, border, IW);
+    }
+}
+
+/* The row segment (at least 4 points) in blocks of 8 points (4 with two
+ * channel vectors at stride 2 or when shorter); the last block overlaps the one
+ * before rather than being narrower (its points are computed again, equally).
+ */
+static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
+                                    tsr_dim_t nc, tsr_dim_t in_lo,
+                                    tsr_dim_t in_hi, const int sw) {
+    /* Stride 2 reads two columns a point: pairs of vectors halve the
+     * loads per FMA there. */
+    const int ur = sw == 1 && a->now >= 8 ? 8 : 4;
+    for (tsr_dim_t ow0 = 0; ow0 < a->now; ow0 += ur) {
+        const tsr_dim_t ow = ow0 + ur > a->now ? a->now - ur : ow0;
+        const int border = !(ow >= in_lo && ow + ur <= in_hi);
+        if (ur == 8) {
+            if (border)
+                k3_block(rw, nc, ow, 8, 1, sw, 1, a->IW);
+            else
+                k3_block(rw, nc, ow, 8, 1, sw, 0, a->IW);
+        } else {
+            if (border)
+                k3_block(rw, nc, ow, 4, 2, sw, 1, a->IW);
+            else
+                k3_block(rw, nc, ow, 4, 2, sw, 0, a->IW);
+        }
+    }
+}
+
+static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
+                   tsr_dim_t in_lo, tsr_dim_t in_hi) {
+    if (a->SW == 1)
+        k3_row_sw(rw, a, nc, in_lo, in_hi, 1);
+    else
+        k3_row_sw(rw, a, nc, in_lo, in_hi, 2);
+}
+
+/* Copies input row `src` into a slot, group by group. */
+static void stage_row(const dw_row_args_t *a, const float *src, float *out,
+                      tsr_dim_t group_floats) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (tsr_dim_t c = 0; c < a->nc; c += DW_STAGE_C) {
+        const tsr_dim_t nc = a->nc - c < DW_STAGE_C ? a->nc - c : DW_STAGE_C;
+        const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
+        const __m256i mask =
+                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        float *g = out + (c / DW_STAGE_C) * group_floats;
+        for (tsr_dim_t iw = 0; iw < a->IW; iw++) {
+            const float *in = src + iw * a->src_sw + c;
+            float *o = g + iw * DW_STAGE_C;
+            tsr_dim_t j = 0;
+            for (; j < nfull; j++)
+                _mm256_storeu_ps(o + j * DW_VLEN,
+                                 _mm256_loadu_ps(in + j * DW_VLEN));
+            if (tail)
+                _mm256_storeu_ps(o + j * DW_VLEN,
+                                 _mm256_maskload_ps(in + j * DW_VLEN, mask));
+        }
+    }
+}
+
+/* The staged copy of every input row of the call: rows already in the
+ * ring are reused, the others copied into slots no row of the call
+ * needs. */
+static void stage_rows(const dw_row_args_t *a, const float **staged) {
+    dw_stage_t *st = a->stage;
+    int used[DW_MAX_ROWS] = {0};
+    int slot_of[DW_MAX_ROWS];
+    for (int r = 0; r < a->nrows; r++) {
+        slot_of[r] = -1;
+        for (int k = 0; k < st->nslots; k++)
+            if (st->key[k] == a->src_row[r]) {
+                slot_of[r] = k;
+                used[k] = 1;
+            }
+    }
+    for (int r = 0; r < a->nrows; r++) {
+        if (slot_of[r] < 0) {
+            int k = 0;
+            while (used[k])
+                k++;
+            used[k] = 1;
+            slot_of[r] = k;
+            st->key[k] = a->src_row[r];
+            stage_row(a, a->src_row[r], st->buf + k * st->slot_floats,
+                      st->group_floats);
+        }
+        staged[r] = st->buf + slot_of[r] * st->slot_floats;
+    }
+}
+
+void dw_conv_row_avx2(const dw_row_args_t *a) {
+    tap_t taps[DW_MAX_TAPS];
+    const float *table[DW_MAX_TAPS * UR];
+    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,     a->padL,
+                a->ow0, a->src_sw, a->src_cv, a->dst_sw, a->dst_cv,
+                a->dst, a->bias,   table};
+    /* Interior points, relative to ow0: ow * SW - padL >= 0 and
+     * ow * SW - padL + (KW - 1) * DW < IW. */
+    const tsr_dim_t last = a->IW - 1 + a->padL - (a->KW - 1) * a->DW;
+    tsr_dim_t in_lo = (a->padL + a->SW - 1) / a->SW - a->ow0;
+    tsr_dim_t in_hi = (last < 0 ? 0 : last / a->SW + 1) - a->ow0;
+    in_lo = in_lo < 0 ? 0 : in_lo;
+    in_hi = in_hi > a->now ? a->now : in_hi;
+    const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
+    const int k3 = cl && a->KW == 3 && (a->SW == 1 || a->SW == 2) &&
+                   a->DW == 1 && a->now >= 4;
+    const float *rows[DW_MAX_ROWS];
+    if (a->stage) {
+        stage_rows(a, rows);
+        rw.src_sw = DW_STAGE_C;
+    } else {
+        for (int r = 0; r < a->nrows; r++)
+            rows[r] = a->src_row[r];
+    }
+    for (tsr_dim_t c = 0; c < a->nc; c += GROUP_C) {
+        const tsr_dim_t nc = a->nc - c < GROUP_C ? a->nc - c : GROUP_C;
+        /* The group's first channel folded into every pointer, so the
+         * vector offsets inside it are constants. */
+        const tsr_dim_t src_c = a->stage
+                                        ? (c / GROUP_C) * a->stage->group_floats
+                                        : (c / DW_VLEN) * a->src_cv;
+        for (int r = 0; r < a->nrows; r++)
+            for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+                tap_t *t = &taps[r * a->KW + kw];
+                t->src = rows[r] + kw * a->DW * rw.src_sw + src_c;
+                t->wei = a->wei_row[r] + kw * a->wei_sw + c;
+            }
+        rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv;
+        rw.bias = a->bias ? a->bias + c : NULL;
+        if (k3)
+            k3_row(&rw, a, nc, in_lo, in_hi);
+        else if (cl)
+            row(&rw, a, nc, 1, in_lo, in_hi);
+        else
+            row(&rw, a, nc, 0, in_lo, in_hi);
+    }
+}

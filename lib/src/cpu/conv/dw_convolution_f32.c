@@ -1,0 +1,518 @@
+/* "dw:f32": forward f32 depthwise convolution (groups == IC == OC) with
+ * channels as the vector dim, for channels-last or 8-channel blocked data
+ * and plain weights; every attribute through the shared epilogue. Layouts
+ * and the kernel contract in dw_conv_f32.h.
+ *
+ * Work items are (image, output depth and row, chunk of channels), split
+ * statically over the threads; each item runs the row kernel over tiles of
+ * the output row and applies the epilogue to each tile while it is in the
+ * cache (a bias alone is added by the kernel at its store). The AVX2
+ * kernel may stage input rows (dw_conv_f32.h): each thread then owns a
+ * ring of staged rows in the scratchpad. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/convolution_pd.h"
+#include "common/isa.h"
+#include "common/memory_desc.h"
+#include "common/utils.h"
+#include "cpu/conv/dw_conv_f32.h"
+
+/* Target floats of one output tile (row segment x channel chunk): it stays
+ * in L1 between the kernel and the epilogue. */
+#define TILE_FLOATS 4096
+#define MAX_TILE_OW 256
+/* Fewer work items per thread than this: smaller channel chunks. */
+#define ITEMS_PER_THREAD 4
+/* Staging from this input point stride (floats), up to this ring size. */
+#define STAGE_MIN_POINT_STRIDE 256
+#define STAGE_MAX_FLOATS ((size_t)1 << 18)
+
+/* The portable row kernel: the loops of the AVX2 one, a point and a
+ * vector of channels at a time. */
+static void dw_conv_row_generic(const dw_row_args_t *a) {
+    for (tsr_dim_t ow = 0; ow < a->now; ow++) {
+        const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
+        tsr_dim_t lo = 0, hi = a->KW;
+        while (lo < hi && iw0 + lo * a->DW < 0)
+            lo++;
+        while (hi > lo && iw0 + (hi - 1) * a->DW >= a->IW)
+            hi--;
+        for (tsr_dim_t j = 0; j * DW_VLEN < a->nc; j++) {
+            const tsr_dim_t nl = TSR_MIN(DW_VLEN, a->nc - j * DW_VLEN);
+            float acc[DW_VLEN] = {0};
+            for (int r = 0; r < a->nrows; r++) {
+                for (tsr_dim_t kw = lo; kw < hi; kw++) {
+                    const float *s = a->src_row[r] +
+                                     (iw0 + kw * a->DW) * a->src_sw +
+                                     j * a->src_cv;
+                    const float *w =
+                            a->wei_row[r] + kw * a->wei_sw + j * DW_VLEN;
+                    for (tsr_dim_t l = 0; l < nl; l++)
+                        acc[l] += s[l] * w[l];
+                }
+            }
+            float *d = a->dst + ow * a->dst_sw + j * a->dst_cv;
+            for (tsr_dim_t l = 0; l < nl; l++)
+                d[l] = a->bias ? acc[l] + a->bias[j * DW_VLEN + l] : acc[l];
+        }
+    }
+}
+
+/* Plain f32 (no inner blocks), or f32 blocked by DW_VLEN channels only. */
+static int data_layout_ok(const tsr_memory_desc_t *md, int *blocked) {
+    if (md->format_kind != tsr_format_kind_blocked || md->data_type != tsr_f32)
+        return 0;
+    const tsr_blocking_desc_t *b = &md->blocking;
+    if (b->inner_nblks == 0) {
+        *blocked = 0;
+        return md->dims[1] == 1 || b->strides[1] == 1;
+    }
+    *blocked = 1;
+    return b->inner_nblks == 1 && b->inner_idxs[0] == 1 &&
+           b->inner_blks[0] == DW_VLEN;
+}
+
+/* Strides over n, c (of a channel vector), d, h, w of a data md. */
+static void data_strides(const tsr_memory_desc_t *md, int blocked,
+                         tsr_dim_t *s) {
+    const int nd = md->ndims;
+    for (int i = 0; i < DW_NDIMS; i++)
+        s[i] = 0;
+    s[DW_N] = md->blocking.strides[0];
+    s[DW_C] = blocked ? md->blocking.strides[1] : DW_VLEN;
+    for (int d = 2; d < nd; d++)
+        s[DW_W - (nd - 1 - d)] = md->blocking.strides[d];
+}
+
+/* "any": channels-last data; weights tap-major with the group innermost
+ * ([kd] [kh] kw i o g); a plain 1D bias. */
+static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind) {
+    if (!md_is_any(md))
+        return tsr_success;
+    int order[TSR_MAX_NDIMS], k = 0;
+    const int nd = md->ndims;
+    if (kind == TSR_MD_WEIGHTS) {
+        for (int d = 3; d < nd; d++)
+            order[k++] = d;
+        order[k++] = 2;
+        order[k++] = 1;
+        order[k++] = 0;
+    } else if (kind == TSR_MD_BIAS) {
+        order[k++] = 0;
+    } else {
+        order[k++] = 0;
+        for (int d = 2; d < nd; d++)
+            order[k++] = d;
+        order[k++] = 1;
+    }
+    tsr_memory_desc_t built;
+    const tsr_status_t st = md_init_blocked(&built, nd, md->dims, md->data_type,
+                                            order, 0, NULL, NULL);
+    if (st == tsr_success)
+        *md = built;
+    return st;
+}
+
+static tsr_status_t weights_init(dw_conv_conf_t *cf,
+                                 const tsr_memory_desc_t *md) {
+    if (md->format_kind != tsr_format_kind_blocked ||
+        md->data_type != tsr_f32 || md->blocking.inner_nblks != 0)
+        return tsr_unimplemented;
+    const int nd = md->ndims;
+    memset(cf->wei_s, 0, sizeof(cf->wei_s));
+    cf->wei_s[0] = md->blocking.strides[0];
+    for (int d = 3; d < nd; d++)
+        cf->wei_s[3 - (nd - 1 - d)] = md->blocking.strides[d];
+    cf->wei_off0 = md->offset0;
+    cf->wei_direct = cf->C == 1 || cf->wei_s[0] == 1;
+    cf->wei_floats =
+            cf->wei_direct
+                    ? 0
+                    : (size_t)(cf->C * cf->sh.KD * cf->sh.KH * cf->sh.KW);
+    return tsr_success;
+}
+
+/* Weights scales over (g, oc): with one output channel per group either
+ * bit selects the dst channel. */
+static void wei_scale_form(const struct tsr_primitive_desc *pd,
+                           const dw_conv_conf_t *cf, int64_t *div,
+                           int64_t *mod) {
+    const int mask = pd->attr.scales[TSR_QARG_WEIGHTS].mask;
+    *div = 1;
+    *mod = (mask & ~3) ? 0 : (mask & 1) ? cf->C : 1;
+}
+
+/* Tile width, channel chunk, threads, staging and scratchpad. */
+static void plan_work(dw_conv_conf_t *cf) {
+    const conv_sizes_t *sh = &cf->sh;
+    cf->nthr = omp_get_max_threads();
+    cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
+    const tsr_dim_t target = (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
+    tsr_dim_t chunk = TSR_MAX(16, (TILE_FLOATS / cf->tile_ow) / 16 * 16);
+    const tsr_dim_t rows = sh->MB * sh->OD * sh->OH;
+    while (chunk > 16 && rows * tsr_div_up(cf->C, chunk) < target)
+        chunk = tsr_rnd_up(chunk / 2, 16);
+    /* Chunks of equal size (threads get equal work), whole kernel channel
+     * groups when there are several. */
+    const tsr_dim_t unit = chunk > DW_STAGE_C ? DW_STAGE_C : 16;
+    chunk = tsr_rnd_up(tsr_div_up(cf->C, tsr_div_up(cf->C, chunk)), unit);
+    cf->chunk_c = TSR_MIN(chunk, tsr_rnd_up(cf->C, DW_VLEN));
+    cf->tile_floats =
+            tsr_epilogue_reads_dst(&cf->ep)
+                    ? (size_t)(cf->tile_ow * tsr_rnd_up(cf->chunk_c, DW_VLEN))
+                    : 0;
+    /* Staging pays when input points are far apart (see dw_conv_f32.h). */
+    dw_stage_t *st = &cf->stage_shape;
+    memset(st, 0, sizeof(*st));
+    st->nslots = (int)(sh->KD * sh->KH);
+    /* A line of padding keeps groups off each other's L1 sets. */
+    st->group_floats = sh->IW * DW_STAGE_C + 16;
+    st->slot_floats = tsr_div_up(cf->chunk_c, DW_STAGE_C) * st->group_floats;
+    cf->staged = cf->row == dw_conv_row_avx2 && cf->src_s[DW_C] == DW_VLEN &&
+                 cf->src_s[DW_W] >= STAGE_MIN_POINT_STRIDE && sh->KSW == 1 &&
+                 (size_t)(st->nslots * st->slot_floats) <= STAGE_MAX_FLOATS;
+    if (!cf->staged)
+        memset(st, 0, sizeof(*st));
+}
+
+static tsr_status_t conf_init(dw_conv_conf_t *cf,
+                              struct tsr_primitive_desc *pd) {
+    const tsr_convolution_desc_t *c = conv_desc(pd);
+    memset(cf, 0, sizeof(*cf));
+    if (c->prop_kind != tsr_forward_training &&
+        c->prop_kind != tsr_forward_inference)
+        return tsr_unimplemented;
+    if (c->alg_kind != tsr_convolution_direct &&
+        c->alg_kind != tsr_convolution_auto)
+        return tsr_unimplemented;
+    if (!conv_with_groups(pd))
+        return tsr_unimplemented;
+    conv_sizes_init(&cf->sh, pd);
+    if (cf->sh.ICg != 1 || cf->sh.OCg != 1 ||
+        cf->sh.KD * cf->sh.KH > DW_MAX_ROWS ||
+        cf->sh.KD * cf->sh.KH * cf->sh.KW > DW_MAX_TAPS)
+        return tsr_unimplemented;
+    const struct tsr_primitive_attr *attr = &pd->attr;
+    if (attr->zero_points[TSR_QARG_SRC].set ||
+        attr->zero_points[TSR_QARG_WEIGHTS].set)
+        return tsr_unimplemented;
+    tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC],
+                      *wei = &pd->md[TSR_MD_WEIGHTS];
+    tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS], *dst = &pd->md[TSR_MD_DST];
+    const int with_bias = conv_with_bias(pd);
+    if (src->data_type != tsr_f32 || wei->data_type != tsr_f32 ||
+        dst->data_type != tsr_f32 || (with_bias && bia->data_type != tsr_f32))
+        return tsr_unimplemented;
+    if (resolve_any(src, TSR_MD_SRC) != tsr_success ||
+        resolve_any(dst, TSR_MD_DST) != tsr_success ||
+        resolve_any(wei, TSR_MD_WEIGHTS) != tsr_success ||
+        (with_bias && resolve_any(bia, TSR_MD_BIAS) != tsr_success))
+        return tsr_unimplemented;
+    int src_blocked, dst_blocked;
+    if (!data_layout_ok(src, &src_blocked) ||
+        !data_layout_ok(dst, &dst_blocked))
+        return tsr_unimplemented;
+    cf->C = cf->sh.G;
+    cf->DD = cf->sh.KDD + 1;
+    cf->DH = cf->sh.KDH + 1;
+    cf->DW = cf->sh.KDW + 1;
+    data_strides(src, src_blocked, cf->src_s);
+    data_strides(dst, dst_blocked, cf->dst_s);
+    cf->src_off0 = src->offset0;
+    cf->dst_off0 = dst->offset0;
+    cf->blocked = dst_blocked;
+    const tsr_status_t wst = weights_init(cf, wei);
+    if (wst != tsr_success)
+        return wst;
+
+    int64_t div, mod;
+    wei_scale_form(pd, cf, &div, &mod);
+    const tsr_status_t st = tsr_epilogue_init(
+            &cf->ep, attr, dst, with_bias ? bia : NULL, 1, div, mod);
+    if (st != tsr_success)
+        return st;
+    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
+    cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
+    cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
+    cf->row = tsr_mayiuse(tsr_cpu_isa_avx2) ? dw_conv_row_avx2
+                                            : dw_conv_row_generic;
+    plan_work(cf);
+    return tsr_success;
+}
+
+static size_t wei_bytes(const dw_conv_conf_t *cf) {
+    return (size_t)tsr_rnd_up((int64_t)(cf->wei_floats * sizeof(float)), 64);
+}
+
+static size_t tile_bytes(const dw_conv_conf_t *cf) {
+    return (size_t)tsr_rnd_up((int64_t)(cf->tile_floats * sizeof(float)), 64);
+}
+
+/* The staging ring of one thread: slots, then their keys. */
+static size_t stage_bytes(const dw_conv_conf_t *cf) {
+    const dw_stage_t *st = &cf->stage_shape;
+    const size_t slots = (size_t)st->nslots * (size_t)st->slot_floats;
+    return (size_t)tsr_rnd_up((int64_t)(slots * sizeof(float) +
+                                        (size_t)st->nslots * sizeof(float *)),
+                              64);
+}
+
+/* Per-thread part of the scratchpad. */
+static size_t thread_bytes(const dw_conv_conf_t *cf) {
+    return tile_bytes(cf) + stage_bytes(cf);
+}
+
+static tsr_status_t dw_conv_init(struct tsr_primitive_desc *pd) {
+    dw_conv_conf_t *cf = malloc(sizeof(*cf));
+    if (!cf)
+        return tsr_out_of_memory;
+    const tsr_status_t st = conf_init(cf, pd);
+    if (st != tsr_success) {
+        free(cf);
+        return st;
+    }
+    pd->impl_data = cf;
+    pd->scratchpad_size = wei_bytes(cf) + thread_bytes(cf) * (size_t)cf->nthr;
+    return tsr_success;
+}
+
+static void dw_conv_fini(struct tsr_primitive_desc *pd) {
+    free(pd->impl_data);
+}
+
+typedef struct {
+    const dw_conv_conf_t *cf;
+    const tsr_epilogue_rt_t *rt;
+    const float *src, *wei; /* wei: tap-major, channel stride 1 */
+    tsr_dim_t wei_s[4];     /* its strides over g, kd, kh, kw */
+    float *dst;
+} exec_t;
+
+/* Channel offset c (a multiple of DW_VLEN) of a data tensor. */
+static tsr_dim_t chan_off(const tsr_dim_t *s, tsr_dim_t c) {
+    return (c / DW_VLEN) * s[DW_C];
+}
+
+/* The valid taps of output point o along one spatial dim: first input
+ * index i0 = o * stride - pad, taps k with 0 <= i0 + k * step < in. */
+static void tap_range(tsr_dim_t o, tsr_dim_t stride, tsr_dim_t pad,
+                      tsr_dim_t step, tsr_dim_t k_size, tsr_dim_t in,
+                      tsr_dim_t *i0, tsr_dim_t *lo, tsr_dim_t *hi) {
+    *i0 = o * stride - pad;
+    tsr_dim_t l = 0, h = k_size;
+    while (l < h && *i0 + l * step < 0)
+        l++;
+    while (h > l && *i0 + (h - 1) * step >= in)
+        h--;
+    *lo = l;
+    *hi = h;
+}
+
+/* The epilogue over the tile just computed: `now` points from ow0 of
+ * channels c0 .. c0 + nc, accumulators at acc (point stride acc_sw,
+ * channel vector stride acc_cv). */
+static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
+                          tsr_dim_t acc_sw, tsr_dim_t acc_cv, tsr_dim_t dst_off,
+                          tsr_dim_t c0, tsr_dim_t nc, tsr_dim_t now) {
+    const dw_conv_conf_t *cf = e->cf;
+    const int wd = cf->sh.ndims - 1;
+    const tsr_dim_t ow0 = pos[wd];
+    /* Channels of every vector in one run when both are channels-last. */
+    const int one_run = acc_cv == DW_VLEN && cf->dst_s[DW_C] == DW_VLEN;
+    const tsr_dim_t step = one_run ? nc : DW_VLEN;
+    for (tsr_dim_t j = 0; j < nc; j += step) {
+        float *a = (float *)acc + (j / DW_VLEN) * acc_cv;
+        const tsr_dim_t n = TSR_MIN(step, nc - j);
+        const tsr_dim_t d = dst_off + chan_off(cf->dst_s, j);
+        pos[1] = c0 + j;
+        if (cf->ep_uniform_w) {
+            tsr_epilogue_apply_rows(&cf->ep, e->rt, a, acc_sw, now, n, pos, 1,
+                                    e->dst, d, cf->dst_s[DW_W], 1);
+            continue;
+        }
+        for (tsr_dim_t ow = 0; ow < now; ow++) {
+            pos[wd] = ow0 + ow;
+            tsr_epilogue_apply_row(&cf->ep, e->rt, a + ow * acc_sw, n, pos, 1,
+                                   e->dst, d + ow * cf->dst_s[DW_W], 1);
+        }
+        pos[wd] = ow0;
+    }
+}
+
+/* Per-thread buffers: accumulator tile (or NULL), staging ring. */
+typedef struct {
+    float *tile;
+    dw_stage_t stage;
+} thread_bufs_t;
+
+/* Output row (n, od, oh), channels c0 .. c0 + nc. */
+static void run_row(const exec_t *e, thread_bufs_t *tb, tsr_dim_t n,
+                    tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
+    const dw_conv_conf_t *cf = e->cf;
+    const conv_sizes_t *sh = &cf->sh;
+    dw_row_args_t a;
+    tsr_dim_t id0, kd_lo, kd_hi, ih0, kh_lo, kh_hi;
+    tap_range(od, sh->KSD, sh->padF, cf->DD, sh->KD, sh->ID, &id0, &kd_lo,
+              &kd_hi);
+    tap_range(oh, sh->KSH, sh->padT, cf->DH, sh->KH, sh->IH, &ih0, &kh_lo,
+              &kh_hi);
+    const float *src = e->src + cf->src_off0 + n * cf->src_s[DW_N] +
+                       chan_off(cf->src_s, c0);
+    a.nrows = 0;
+    for (tsr_dim_t kd = kd_lo; kd < kd_hi; kd++)
+        for (tsr_dim_t kh = kh_lo; kh < kh_hi; kh++) {
+            a.src_row[a.nrows] = src + (id0 + kd * cf->DD) * cf->src_s[DW_D] +
+                                 (ih0 + kh * cf->DH) * cf->src_s[DW_H];
+            a.wei_row[a.nrows] =
+                    e->wei + c0 + kd * e->wei_s[1] + kh * e->wei_s[2];
+            a.nrows++;
+        }
+    a.nc = nc;
+    a.KW = sh->KW;
+    a.SW = sh->KSW;
+    a.DW = cf->DW;
+    a.padL = sh->padL;
+    a.IW = sh->IW;
+    a.src_sw = cf->src_s[DW_W];
+    a.src_cv = cf->src_s[DW_C];
+    a.wei_sw = e->wei_s[3];
+    a.bias = cf->ep_in_kernel
+                     ? (const float *)e->rt->bias + cf->ep.bias_md.offset0 + c0
+                     : NULL;
+    a.stage = cf->staged ? &tb->stage : NULL;
+    float *tile = tb->tile;
+    const tsr_dim_t dst_row = cf->dst_off0 + n * cf->dst_s[DW_N] +
+                              chan_off(cf->dst_s, c0) + od * cf->dst_s[DW_D] +
+                              oh * cf->dst_s[DW_H];
+    tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
+    pos[0] = n;
+    if (sh->ndims == 5)
+        pos[2] = od;
+    if (sh->ndims >= 4)
+        pos[sh->ndims - 2] = oh;
+    for (tsr_dim_t ow0 = 0; ow0 < sh->OW; ow0 += cf->tile_ow) {
+        a.ow0 = ow0;
+        a.now = TSR_MIN(cf->tile_ow, sh->OW - ow0);
+        const tsr_dim_t dst_off = dst_row + ow0 * cf->dst_s[DW_W];
+        /* Accumulators go to dst unless a sum needs its old values. */
+        if (tile) {
+            a.dst = tile;
+            a.dst_sw = tsr_rnd_up(nc, DW_VLEN);
+            a.dst_cv = DW_VLEN;
+        } else {
+            a.dst = e->dst + dst_off;
+            a.dst_sw = cf->dst_s[DW_W];
+            a.dst_cv = cf->dst_s[DW_C];
+        }
+        cf->row(&a);
+        if (cf->ep_identity || cf->ep_in_kernel)
+            continue;
+        pos[sh->ndims - 1] = ow0;
+        tile_epilogue(e, pos, a.dst, a.dst_sw, a.dst_cv, dst_off, c0, nc,
+                      a.now);
+    }
+}
+
+/* User weights in the kernel's layout ([kd] [kh] kw g, dense), threads
+ * splitting the channels. */
+static void repack_weights(const dw_conv_conf_t *cf, const float *wei,
+                           float *packed) {
+    const conv_sizes_t *sh = &cf->sh;
+    const tsr_dim_t KS = sh->KD * sh->KH * sh->KW;
+#pragma omp for schedule(static)
+    for (tsr_dim_t g = 0; g < cf->C; g++) {
+        const float *w = wei + cf->wei_off0 + g * cf->wei_s[0];
+        for (tsr_dim_t k = 0; k < KS; k++) {
+            const tsr_dim_t kw = k % sh->KW, kh = (k / sh->KW) % sh->KH,
+                            kd = k / (sh->KW * sh->KH);
+            packed[k * cf->C + g] = w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
+                                      kw * cf->wei_s[3]];
+        }
+    }
+}
+
+static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
+                                    const tsr_exec_ctx_t *ctx) {
+    const dw_conv_conf_t *cf = pd->impl_data;
+    const conv_sizes_t *sh = &cf->sh;
+    char *scratch = ctx->scratchpad;
+    void *own = NULL;
+    if (!scratch && pd->scratchpad_size) {
+        own = tsr_malloc(pd->scratchpad_size);
+        if (!own)
+            return tsr_out_of_memory;
+        scratch = own;
+    }
+    tsr_epilogue_rt_t rt;
+    tsr_epilogue_resolve(&cf->ep, ctx, &rt);
+    exec_t e;
+    e.cf = cf;
+    e.rt = &rt;
+    e.src = tsr_ctx_data(ctx, TSR_ARG_SRC);
+    e.dst = tsr_ctx_data(ctx, TSR_ARG_DST);
+    const float *user_wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
+    float *packed = (float *)scratch;
+    if (cf->wei_direct) {
+        e.wei = user_wei + cf->wei_off0;
+        memcpy(e.wei_s, cf->wei_s, sizeof(e.wei_s));
+    } else {
+        e.wei = packed;
+        e.wei_s[0] = 1;
+        e.wei_s[3] = cf->C;
+        e.wei_s[2] = sh->KW * cf->C;
+        e.wei_s[1] = sh->KH * sh->KW * cf->C;
+    }
+    /* Items over (n, chunk, od, oh): staged, oh fastest so a thread's
+     * consecutive rows share staged input rows; else (n, oh, od, chunk),
+     * chunk fastest so a row's pixels are used whole while cached. */
+    const tsr_dim_t nchunks = tsr_div_up(cf->C, cf->chunk_c);
+    const tsr_dim_t items = sh->MB * nchunks * sh->OD * sh->OH;
+#pragma omp parallel num_threads(cf->nthr)
+    {
+        if (!cf->wei_direct)
+            repack_weights(cf, user_wei, packed);
+        char *mine = scratch + wei_bytes(cf) +
+                     thread_bytes(cf) * (size_t)omp_get_thread_num();
+        thread_bufs_t tb;
+        tb.tile = cf->tile_floats ? (float *)mine : NULL;
+        tb.stage = cf->stage_shape;
+        if (cf->staged) {
+            /* Slots are named by their source rows, which hold this
+             * execution's data only. */
+            tb.stage.buf = (float *)(mine + tile_bytes(cf));
+            tb.stage.key =
+                    (const float **)(tb.stage.buf +
+                                     tb.stage.nslots * tb.stage.slot_floats);
+            for (int k = 0; k < tb.stage.nslots; k++)
+                tb.stage.key[k] = NULL;
+        }
+#pragma omp for schedule(static)
+        for (tsr_dim_t i = 0; i < items; i++) {
+            tsr_dim_t oh, chunk;
+            if (cf->staged) {
+                oh = i % sh->OH;
+                chunk = (i / (sh->OH * sh->OD)) % nchunks;
+            } else {
+                chunk = i % nchunks;
+                oh = (i / (nchunks * sh->OD)) % sh->OH;
+            }
+            const tsr_dim_t od =
+                    cf->staged ? (i / sh->OH) % sh->OD : (i / nchunks) % sh->OD;
+            const tsr_dim_t n = i / (sh->OH * sh->OD * nchunks);
+            const tsr_dim_t c0 = chunk * cf->chunk_c;
+            run_row(&e, &tb, n, od, oh, c0, TSR_MIN(cf->chunk_c, cf->C - c0));
+        }
+    }
+    tsr_free(own);
+    return tsr_success;
+}
+
+const tsr_impl_t tsr_dw_convolution_f32_fwd_impl = {
+        .name = "dw:f32",
+        .isa = tsr_cpu_isa_generic,
+        .init = dw_conv_init,
+        .execute = dw_conv_execute,
+        .fini = dw_conv_fini,
+};
