@@ -1,17 +1,18 @@
-/* The f32 GEMM convolution ("gemm:f32"): its problem configuration, built
- * at pd init, and the im2col that feeds the GEMM.
+/* The GEMM convolutions ("gemm:f32" and the int8 "gemm:s8"): their
+ * problem configuration, built at pd init, the layout helpers they share
+ * and the im2col that feeds the GEMM.
  *
  * Per image n and group g the convolution is one GEMM over the flattened
  * output spatial points sp (od, oh, ow) and the reduction index k over
  * (ic, kd, kh, kw) of the group:
  *   channels-last dst (nhwc family): C[sp][oc] = col[sp][k] * W[k][oc]
  *   channels-first dst (nchw family): C[oc][sp] = W[oc][k] * col[k][sp]
- * C is the dst itself (its spatial points are equally spaced) unless a sum
- * post-op needs the old dst. The K order of col matches the weights layout:
- * "kic" (kernel point outer, input channel inner, e.g. hwio, ohwi) or "ick"
- * (input channel outer, e.g. oihw). 1x1 convolutions with stride 1 and no
- * padding read the source directly; others gather it chunk by chunk of
- * spatial points into the col scratchpad. */
+ * For f32, C is the dst itself (its spatial points are equally spaced)
+ * unless a sum post-op needs the old dst. The K order of col matches the
+ * weights layout: "kic" (kernel point outer, input channel inner, e.g.
+ * hwio, ohwi) or "ick" (input channel outer, e.g. oihw). 1x1 convolutions
+ * with stride 1 and no padding read the source directly; others gather it
+ * chunk by chunk of spatial points into the col scratchpad. */
 #ifndef TSR_CPU_CONV_GEMM_CONV_F32_H
 #define TSR_CPU_CONV_GEMM_CONV_F32_H
 
@@ -44,18 +45,83 @@ typedef struct {
     tsr_dim_t chunk_sp;
     int nthr;             /* threads booked in the scratchpad */
     int per_thread_items; /* many (n, g, chunk) items: one GEMM per thread */
+    /* col_floats, cbuf_floats: f32 only (gemm:s8 sizes its byte col
+     * itself and needs no C buffer). */
     size_t col_floats, cbuf_floats, gemm_bytes, thread_bytes;
 
     tsr_epilogue_t ep;
     int ep_identity, ep_bias_only, ep_uniform_sp;
 } gemm_conv_conf_t;
 
+/* Position in the K order of (kernel point kidx, input channel ic). */
+static inline tsr_dim_t gemm_conv_k_index(const gemm_conv_conf_t *cf,
+                                          tsr_dim_t kidx, tsr_dim_t ic) {
+    return cf->kic ? kidx * cf->sh.ICg + ic : ic * cf->KS + kidx;
+}
+
 /* Fills part `part` of `nparts` (split over points for channels-last,
  * over K rows for channels-first) of the col of the chunk of `len` spatial
  * points from sp0 of image n, group g, laid out for the dst family (see
- * above). */
-void gemm_conv_im2col(const gemm_conv_conf_t *cf, const float *src, tsr_dim_t n,
-                      tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
-                      int nparts, float *col);
+ * above). Elements are `elem_size` bytes (1, 2 or 4) and copied as they
+ * are. Input points outside the source (padding) take pad[ic], ic the
+ * channel within the group, or zero when pad is NULL. */
+void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
+                            size_t elem_size, const void *pad, tsr_dim_t n,
+                            tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
+                            int nparts, void *col);
+
+/* The f32 im2col: padding gives 0.f. */
+static inline void gemm_conv_im2col(const gemm_conv_conf_t *cf,
+                                    const float *src, tsr_dim_t n, tsr_dim_t g,
+                                    tsr_dim_t sp0, tsr_dim_t len, int part,
+                                    int nparts, float *col) {
+    gemm_conv_im2col_elems(cf, src, sizeof(float), NULL, n, g, sp0, len, part,
+                           nparts, col);
+}
+
+/* Layout helpers (gemm_conv_layout.c). */
+
+/* Plain (unblocked) layout of data type dt. */
+int gemm_conv_md_is_plain(const tsr_memory_desc_t *md, tsr_data_type_t dt);
+
+/* Fills cf->sh and the derived sizes (DD.., SP, KS, K). */
+void gemm_conv_sizes_init(gemm_conv_conf_t *cf,
+                          const struct tsr_primitive_desc *pd);
+
+/* Resolves "any": channels-last data (acdb...) or, for weights, [g] kd kh
+ * kw i o when the dst is channels-last (K x OC, OC contiguous) and the
+ * logical order (goihw) otherwise. Set layouts are kept. */
+tsr_status_t gemm_conv_resolve_any(tsr_memory_desc_t *md, int is_weights,
+                                   int with_groups, int dst_cl);
+
+/* Strides over n, c, d, h, w of a plain data md (into s[CONV_NDIMS]). */
+void gemm_conv_data_strides(const tsr_memory_desc_t *md, tsr_dim_t *s);
+
+/* 1 when the flattened spatial index sp of a data tensor with spatial
+ * sizes (D, H, W) and strides s sits at offset sp * s[CONV_W]. */
+int gemm_conv_spatial_linear(const tsr_dim_t *s, tsr_dim_t D, tsr_dim_t H,
+                             tsr_dim_t W);
+
+/* Sets kic, wei_oc_rows, wei_ld, wei_g_stride and wei_off0 from the plain
+ * weights md; 0 when the weights are no GEMM operand. */
+int gemm_conv_weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
+                           int with_groups);
+
+/* The weights scales mask over (g, oc) or (oc) as the epilogue's
+ * (c / div) % mod of dst channel c; mod 0 when it has no such form. */
+void gemm_conv_wei_scale_form(const struct tsr_primitive_desc *pd,
+                              const gemm_conv_conf_t *cf, int64_t *div,
+                              int64_t *mod);
+
+/* 1 when the GEMM can read the source in place (needs src_s, sizes): a 1x1
+ * convolution with stride 1 and no padding over a source whose points and
+ * channels are each equally spaced. */
+int gemm_conv_src_direct(const gemm_conv_conf_t *cf);
+
+/* Logical dst point (n, oc, spatial of sp) into pos, and its offset. */
+void gemm_conv_dst_point(const gemm_conv_conf_t *cf, tsr_dim_t n, tsr_dim_t oc,
+                         tsr_dim_t sp, tsr_dim_t *pos);
+tsr_dim_t gemm_conv_dst_offset(const gemm_conv_conf_t *cf, tsr_dim_t n,
+                               tsr_dim_t oc, tsr_dim_t sp);
 
 #endif

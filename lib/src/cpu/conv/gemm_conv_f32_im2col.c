@@ -1,15 +1,11 @@
-/* im2col for the f32 GEMM convolution (layouts in gemm_conv_f32.h). Input
- * points outside the source (padding) give zeros. Any plain source layout
- * works; channel-stride-1 sources copy whole channel runs. */
+/* im2col for the GEMM convolutions (layouts in gemm_conv_f32.h), for any
+ * element size: elements are moved as bytes, so f32 and int8 sources share
+ * it. Input points outside the source (padding) give the caller's pad
+ * value of their channel, or zeros. Any plain source layout works;
+ * channel-stride-1 sources copy whole channel runs. */
 #include <string.h>
 
 #include "cpu/conv/gemm_conv_f32.h"
-
-/* Position in the K order of (kernel point kidx, input channel ic). */
-static tsr_dim_t k_index(const gemm_conv_conf_t *cf, tsr_dim_t kidx,
-                         tsr_dim_t ic) {
-    return cf->kic ? kidx * cf->sh.ICg + ic : ic * cf->KS + kidx;
-}
 
 /* First output index o in [0, n) with 0 <= o * stride + shift, and one
  * past the last with o * stride + shift < limit. */
@@ -27,29 +23,92 @@ static void valid_range(tsr_dim_t n, tsr_dim_t stride, tsr_dim_t shift,
         *end = *begin;
 }
 
+/* out[i * out_step] = in[i * in_step] for i < cnt, elements of esz bytes
+ * (the fixed-size memcpy calls compile to plain moves). */
+static void copy_elems(char *out, tsr_dim_t out_step, const char *in,
+                       tsr_dim_t in_step, tsr_dim_t cnt, size_t esz) {
+    /* memcpy only pays off for runs of some length. */
+    if (out_step == 1 && in_step == 1 && (size_t)cnt * esz >= 32) {
+        memcpy(out, in, (size_t)cnt * esz);
+        return;
+    }
+    const size_t os = (size_t)out_step * esz, is = (size_t)in_step * esz;
+    switch (esz) {
+    case 1:
+        for (tsr_dim_t i = 0; i < cnt; i++)
+            out[i * os] = in[i * is];
+        break;
+    case 2:
+        for (tsr_dim_t i = 0; i < cnt; i++)
+            memcpy(out + i * os, in + i * is, 2);
+        break;
+    default:
+        for (tsr_dim_t i = 0; i < cnt; i++)
+            memcpy(out + i * os, in + i * is, 4);
+        break;
+    }
+}
+
+/* cnt padded elements at out with step out_step: pad[ic0 + i * pad_step],
+ * or zeros without pad. */
+static void fill_pad(char *out, tsr_dim_t out_step, const char *pad,
+                     tsr_dim_t pad_step, tsr_dim_t cnt, size_t esz) {
+    if (pad) {
+        copy_elems(out, out_step, pad, pad_step, cnt, esz);
+    } else if (out_step == 1) {
+        memset(out, 0, (size_t)cnt * esz);
+    } else {
+        for (tsr_dim_t i = 0; i < cnt; i++)
+            memset(out + (size_t)(i * out_step) * esz, 0, esz);
+    }
+}
+
+/* `npoints` padded kernel points of a dense (kic, channels dense) col
+ * row: each is the group's pad row, or zeros. */
+static void fill_pad_points(char *out, tsr_dim_t npoints, tsr_dim_t ICg,
+                            const char *pad, size_t esz) {
+    if (!pad) {
+        memset(out, 0, (size_t)(npoints * ICg) * esz);
+        return;
+    }
+    for (tsr_dim_t p = 0; p < npoints; p++)
+        memcpy(out + (size_t)(p * ICg) * esz, pad, (size_t)ICg * esz);
+}
+
+/* What every gather of one call needs. */
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const char *src_ng; /* image n, first channel of group g */
+    const char *pad;
+    size_t esz;
+} gather_t;
+
 /* One kernel row (kd, kh) of a col row for channels-last sources whose
  * kernel points along w are adjacent in memory (kic order, channels dense,
  * no w dilation): the valid points are one contiguous copy. */
-static void copy_kernel_row_dense(const gemm_conv_conf_t *cf,
-                                  const float *in_row, tsr_dim_t ow,
-                                  float *out) {
+static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
+                                  tsr_dim_t ow, char *out) {
+    const gemm_conv_conf_t *cf = gt->cf;
     const tsr_dim_t shift = ow * cf->sh.KSW - cf->sh.padL;
+    const tsr_dim_t c = cf->sh.ICg;
+    const size_t esz = gt->esz;
     tsr_dim_t kb, ke;
     valid_range(cf->sh.KW, 1, shift, cf->sh.IW, &kb, &ke);
-    const size_t c = (size_t)cf->sh.ICg;
-    memset(out, 0, (size_t)kb * c * sizeof(float));
+    fill_pad_points(out, kb, c, gt->pad, esz);
     if (ke > kb)
-        memcpy(out + kb * cf->sh.ICg, in_row + (shift + kb) * cf->sh.ICg,
-               (size_t)(ke - kb) * c * sizeof(float));
-    memset(out + ke * cf->sh.ICg, 0,
-           (size_t)(cf->sh.KW - ke) * c * sizeof(float));
+        memcpy(out + (size_t)(kb * c) * esz,
+               in_row + (size_t)((shift + kb) * c) * esz,
+               (size_t)((ke - kb) * c) * esz);
+    fill_pad_points(out + (size_t)(ke * c) * esz, cf->sh.KW - ke, c, gt->pad,
+                    esz);
 }
 
 /* Channels-last dst: row (sp - sp0) of col holds the K values of point sp. */
-static void im2col_rows(const gemm_conv_conf_t *cf, const float *src_ng,
-                        tsr_dim_t sp0, tsr_dim_t sp_begin, tsr_dim_t sp_end,
-                        float *col) {
+static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
+                        tsr_dim_t sp_end, char *col) {
+    const gemm_conv_conf_t *cf = gt->cf;
     const tsr_dim_t *s = cf->src_s;
+    const size_t esz = gt->esz;
     const tsr_dim_t ic_step = cf->kic ? 1 : cf->KS;
     const int dense_w = cf->kic && s[CONV_C] == 1 &&
                         (cf->sh.IW == 1 || s[CONV_W] == cf->sh.ICg) &&
@@ -57,7 +116,7 @@ static void im2col_rows(const gemm_conv_conf_t *cf, const float *src_ng,
     for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++) {
         const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
                         od = sp / (cf->sh.OW * cf->sh.OH);
-        float *row = col + (sp - sp0) * cf->K;
+        char *row = col + (size_t)((sp - sp0) * cf->K) * esz;
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
             const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
@@ -67,36 +126,34 @@ static void im2col_rows(const gemm_conv_conf_t *cf, const float *src_ng,
                 const int row_inside =
                         id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH;
                 if (dense_w) {
-                    float *out = row + kidx * cf->sh.ICg;
+                    char *out = row + (size_t)(kidx * cf->sh.ICg) * esz;
                     if (row_inside)
-                        copy_kernel_row_dense(
-                                cf, src_ng + id * s[CONV_D] + ih * s[CONV_H],
-                                ow, out);
+                        copy_kernel_row_dense(gt,
+                                              gt->src_ng +
+                                                      (size_t)(id * s[CONV_D] +
+                                                               ih * s[CONV_H]) *
+                                                              esz,
+                                              ow, out);
                     else
-                        memset(out, 0,
-                               (size_t)(cf->sh.KW * cf->sh.ICg) *
-                                       sizeof(float));
+                        fill_pad_points(out, cf->sh.KW, cf->sh.ICg, gt->pad,
+                                        esz);
                     kidx += cf->sh.KW;
                     continue;
                 }
                 for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, kidx++) {
                     const tsr_dim_t iw =
                             ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
-                    float *out = row + k_index(cf, kidx, 0);
+                    char *out =
+                            row + (size_t)gemm_conv_k_index(cf, kidx, 0) * esz;
                     if (!row_inside || iw < 0 || iw >= cf->sh.IW) {
-                        for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++)
-                            out[ic * ic_step] = 0.f;
+                        fill_pad(out, ic_step, gt->pad, 1, cf->sh.ICg, esz);
                         continue;
                     }
-                    const float *in = src_ng + id * s[CONV_D] + ih * s[CONV_H] +
-                                      iw * s[CONV_W];
-                    /* memcpy only pays off for runs of some length. */
-                    if (ic_step == 1 && s[CONV_C] == 1 && cf->sh.ICg >= 8) {
-                        memcpy(out, in, (size_t)cf->sh.ICg * sizeof(float));
-                    } else {
-                        for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++)
-                            out[ic * ic_step] = in[ic * s[CONV_C]];
-                    }
+                    const char *in = gt->src_ng +
+                                     (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
+                                              iw * s[CONV_W]) *
+                                             esz;
+                    copy_elems(out, ic_step, in, s[CONV_C], cf->sh.ICg, esz);
                 }
             }
         }
@@ -106,10 +163,11 @@ static void im2col_rows(const gemm_conv_conf_t *cf, const float *src_ng,
 /* Channels-first dst: row k of col (len entries) holds value k of every
  * point of the chunk; rows [k_begin, k_end) are filled one output row
  * segment (fixed od, oh) at a time. */
-static void im2col_cols(const gemm_conv_conf_t *cf, const float *src_ng,
-                        tsr_dim_t sp0, tsr_dim_t len, tsr_dim_t k_begin,
-                        tsr_dim_t k_end, float *col) {
+static void im2col_cols(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t len,
+                        tsr_dim_t k_begin, tsr_dim_t k_end, char *col) {
+    const gemm_conv_conf_t *cf = gt->cf;
     const tsr_dim_t *s = cf->src_s;
+    const size_t esz = gt->esz;
     const tsr_dim_t in_step = cf->sh.KSW * s[CONV_W];
     for (tsr_dim_t k = k_begin; k < k_end; k++) {
         const tsr_dim_t ic = cf->kic ? k % cf->sh.ICg : k / cf->KS;
@@ -117,11 +175,13 @@ static void im2col_cols(const gemm_conv_conf_t *cf, const float *src_ng,
         const tsr_dim_t kw = kidx % cf->sh.KW,
                         kh = (kidx / cf->sh.KW) % cf->sh.KH,
                         kd = kidx / (cf->sh.KW * cf->sh.KH);
-        float *row = col + k * len;
+        char *row = col + (size_t)(k * len) * esz;
+        /* Every padded element of this row is the pad value of ic. */
+        const char *pad = gt->pad ? gt->pad + (size_t)ic * esz : NULL;
         const tsr_dim_t shift_w = kw * cf->DW - cf->sh.padL;
         tsr_dim_t wb, we;
         valid_range(cf->sh.OW, cf->sh.KSW, shift_w, cf->sh.IW, &wb, &we);
-        const float *in_c = src_ng + ic * s[CONV_C];
+        const char *in_c = gt->src_ng + (size_t)(ic * s[CONV_C]) * esz;
         tsr_dim_t ow0 = sp0 % cf->sh.OW, oh = (sp0 / cf->sh.OW) % cf->sh.OH,
                   od = sp0 / (cf->sh.OW * cf->sh.OH);
         for (tsr_dim_t j = 0; j < len;) {
@@ -130,7 +190,7 @@ static void im2col_cols(const gemm_conv_conf_t *cf, const float *src_ng,
                 seg = len - j;
             const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
             const tsr_dim_t ih = oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
-            float *out = row + j;
+            char *out = row + (size_t)j * esz;
             /* The segment covers ow in [ow0, ow0 + seg); inputs exist for
              * ow in [wb, we). */
             tsr_dim_t vb = wb > ow0 ? wb : ow0;
@@ -138,21 +198,18 @@ static void im2col_cols(const gemm_conv_conf_t *cf, const float *src_ng,
             if (id < 0 || id >= cf->sh.ID || ih < 0 || ih >= cf->sh.IH ||
                 ve < vb)
                 vb = ve = ow0;
-            for (tsr_dim_t ow = ow0; ow < vb; ow++)
-                out[ow - ow0] = 0.f;
+            fill_pad(out, 1, pad, 0, vb - ow0, esz);
             if (ve > vb) {
-                const float *in = in_c + id * s[CONV_D] + ih * s[CONV_H] +
-                                  (vb * cf->sh.KSW + shift_w) * s[CONV_W];
-                float *o = out + (vb - ow0);
-                const tsr_dim_t cnt = ve - vb;
-                if (in_step == 1)
-                    memcpy(o, in, (size_t)cnt * sizeof(float));
-                else
-                    for (tsr_dim_t t = 0; t < cnt; t++)
-                        o[t] = in[t * in_step];
+                const char *in =
+                        in_c +
+                        (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
+                                 (vb * cf->sh.KSW + shift_w) * s[CONV_W]) *
+                                esz;
+                copy_elems(out + (size_t)(vb - ow0) * esz, 1, in, in_step,
+                           ve - vb, esz);
             }
-            for (tsr_dim_t ow = ve; ow < ow0 + seg; ow++)
-                out[ow - ow0] = 0.f;
+            fill_pad(out + (size_t)(ve - ow0) * esz, 1, pad, 0, ow0 + seg - ve,
+                     esz);
             j += seg;
             ow0 = 0;
             if (++oh == cf->sh.OH) {
@@ -171,17 +228,22 @@ static void split(tsr_dim_t n, int nparts, int part, tsr_dim_t *begin,
     *end = *begin + q + (part < r);
 }
 
-void gemm_conv_im2col(const gemm_conv_conf_t *cf, const float *src, tsr_dim_t n,
-                      tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
-                      int nparts, float *col) {
-    const float *src_ng = src + cf->src_off0 + n * cf->src_s[CONV_N] +
-                          g * cf->sh.ICg * cf->src_s[CONV_C];
+void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
+                            size_t elem_size, const void *pad, tsr_dim_t n,
+                            tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
+                            int nparts, void *col) {
+    const gather_t gt = {cf,
+                         (const char *)src +
+                                 (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
+                                          g * cf->sh.ICg * cf->src_s[CONV_C]) *
+                                         elem_size,
+                         pad, elem_size};
     tsr_dim_t b, e;
     if (cf->dst_cl) {
         split(len, nparts, part, &b, &e);
-        im2col_rows(cf, src_ng, sp0, sp0 + b, sp0 + e, col);
+        im2col_rows(&gt, sp0, sp0 + b, sp0 + e, col);
     } else {
         split(cf->K, nparts, part, &b, &e);
-        im2col_cols(cf, src_ng, sp0, len, b, e, col);
+        im2col_cols(&gt, sp0, len, b, e, col);
     }
 }

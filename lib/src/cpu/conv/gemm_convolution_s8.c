@@ -1,0 +1,550 @@
+/* "gemm:s8": forward int8 convolution (u8/s8 source, s8 weights, s32
+ * accumulation) on the int8 GEMM engine, dst f32, bf16, f16, s32, s8 or u8.
+ *
+ * Per image n and group g it is the channels-last GEMM of gemm_conv_f32.h,
+ * C[sp][oc] = col[sp][k] * W[k][oc] (W may also be stored OC x K), with
+ * the s32 tiles of C never stored: each goes from the GEMM's callback,
+ * converted to f32, through the shared epilogue straight into dst, so the
+ * dst may have any plain layout whose spatial points are equally spaced.
+ *
+ * Source zero point zp (common or per input channel): the reference sums
+ * (src - zp) * w over the input points inside the source only. Folded into
+ * the GEMM as sum src * w + col_offset, col_offset[oc] = -sum_k zp(k) *
+ * W[k][oc] (computed once per execution, modulo 2^32 like the sums), this
+ * is exact when every padded point of col holds zp itself: the im2col
+ * writes zp into padding, so padding contributes (zp - zp) * w = 0. A zero
+ * point the source type cannot hold (e.g. 300 for u8) is padded with 0
+ * instead and the missing zp * w of the padded points is added back per
+ * output point at the store.
+ *
+ * Work is planned as in gemm:f32: items (n, g, chunk of spatial points),
+ * whole items per thread when there are many, else one item at a time
+ * spread over all threads by the GEMM. With few images the spatial points
+ * are cut finer when the pieces stay big enough, so that each thread still
+ * runs whole items of its own: one parallel region and no barrier per
+ * execution. Integer sums are exact and the epilogue is elementwise, so
+ * results do not depend on the thread count or the cut. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/convolution_pd.h"
+#include "common/memory_desc.h"
+#include "common/utils.h"
+#include "cpu/conv/gemm_conv_f32.h"
+#include "cpu/gemm/gemm_s8.h"
+
+/* im2col chunks are kept near this size so they stay in the caches. */
+#define COL_CHUNK_BYTES ((size_t)1024 << 10)
+#define MIN_CHUNK_SP 64
+/* Items per thread above which threads take whole items. */
+#define ITEMS_PER_THREAD 4
+/* Fewest spatial points of an item cut finer for the threads: below it the
+ * threads share one GEMM instead (each would pack all the weights). */
+#define MIN_SPLIT_SP 192
+
+typedef struct {
+    /* Geometry, layouts (cf.dst_cl is always 1: GEMM rows are spatial
+     * points), the epilogue and the work plan. */
+    gemm_conv_conf_t cf;
+    tsr_data_type_t src_dt;
+    int with_src_zp, src_zp_per_ic;
+    /* Scratchpad: col_offset (G * OCg s32) and the pad row of every input
+     * channel (IC source elements) first, then the thread slices. */
+    size_t shared_bytes, col_bytes;
+} s8_conf_t;
+
+static int dt_is_int8(tsr_data_type_t dt) {
+    return dt == tsr_u8 || dt == tsr_s8;
+}
+
+/* Chunking, threading mode and scratchpad (per thread: col and GEMM
+ * scratch, which also holds the GEMM's tiles). */
+static void plan_work(s8_conf_t *sc) {
+    gemm_conv_conf_t *cf = &sc->cf;
+    cf->nthr = omp_get_max_threads();
+    if (cf->direct) {
+        cf->chunk_sp = cf->SP;
+    } else {
+        tsr_dim_t rows = (tsr_dim_t)(COL_CHUNK_BYTES / (size_t)cf->K);
+        rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
+        cf->chunk_sp = rows < cf->SP ? rows : cf->SP;
+    }
+    if (cf->chunk_sp < 1)
+        cf->chunk_sp = 1;
+    const tsr_dim_t images = cf->sh.MB * cf->sh.G;
+    tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
+    cf->per_thread_items =
+            cf->nthr > 1 &&
+            images * chunks >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
+    if (!cf->per_thread_items && cf->nthr > 1) {
+        /* The next chunk count giving every thread as many items. */
+        while ((images * chunks) % cf->nthr)
+            chunks++;
+        const tsr_dim_t rows = tsr_div_up(cf->SP, chunks);
+        if (rows >= MIN_SPLIT_SP) {
+            cf->chunk_sp = rows;
+            cf->per_thread_items = 1;
+        }
+    }
+    sc->col_bytes =
+            cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->K, 64);
+    const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
+    cf->gemm_bytes =
+            tsr_rnd_up(tsr_gemm_s8_scratch_size(cf->chunk_sp, cf->sh.OCg, cf->K,
+                                                1, gemm_nthr),
+                       64);
+    cf->thread_bytes = sc->col_bytes + cf->gemm_bytes;
+    sc->shared_bytes =
+            sc->with_src_zp
+                    ? (size_t)tsr_rnd_up((int64_t)sizeof(int32_t) * cf->sh.G *
+                                                         cf->sh.OCg +
+                                                 cf->sh.G * cf->sh.ICg,
+                                         64)
+                    : 0;
+}
+
+/* Source zero points: none, common, or per input channel. */
+static int src_zp_ok(s8_conf_t *sc, const struct tsr_primitive_attr *attr) {
+    const tsr_runtime_q_t *zp = &attr->zero_points[TSR_QARG_SRC];
+    sc->with_src_zp = zp->set;
+    sc->src_zp_per_ic = zp->set && zp->mask == (1 << 1);
+    return !zp->set || zp->mask == 0 || zp->mask == (1 << 1);
+}
+
+static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
+    const tsr_convolution_desc_t *c = conv_desc(pd);
+    gemm_conv_conf_t *cf = &sc->cf;
+    memset(sc, 0, sizeof(*sc));
+    if (c->prop_kind != tsr_forward_training &&
+        c->prop_kind != tsr_forward_inference)
+        return tsr_unimplemented;
+    if (c->alg_kind != tsr_convolution_direct &&
+        c->alg_kind != tsr_convolution_auto)
+        return tsr_unimplemented;
+    const struct tsr_primitive_attr *attr = &pd->attr;
+    if (attr->zero_points[TSR_QARG_WEIGHTS].set || !src_zp_ok(sc, attr))
+        return tsr_unimplemented;
+    tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC],
+                      *wei = &pd->md[TSR_MD_WEIGHTS];
+    tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS], *dst = &pd->md[TSR_MD_DST];
+    const int with_groups = conv_with_groups(pd);
+    const int with_bias = conv_with_bias(pd);
+    if (!dt_is_int8(src->data_type) ||
+        !op_data_types_ok(src->data_type, wei->data_type,
+                          with_bias ? bia->data_type : tsr_f32, dst->data_type))
+        return tsr_unimplemented;
+    sc->src_dt = src->data_type;
+
+    gemm_conv_sizes_init(cf, pd);
+    cf->dst_cl = 1;
+    if (gemm_conv_resolve_any(dst, 0, 0, 0) != tsr_success ||
+        gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success ||
+        gemm_conv_resolve_any(wei, 1, with_groups, 1) != tsr_success)
+        return tsr_unimplemented;
+    if (!gemm_conv_md_is_plain(src, src->data_type) ||
+        !gemm_conv_md_is_plain(dst, dst->data_type) ||
+        !gemm_conv_md_is_plain(wei, tsr_s8) ||
+        !gemm_conv_weights_form(cf, wei, with_groups))
+        return tsr_unimplemented;
+    gemm_conv_data_strides(src, cf->src_s);
+    gemm_conv_data_strides(dst, cf->dst_s);
+    cf->src_off0 = src->offset0;
+    cf->dst_off0 = dst->offset0;
+    /* The epilogue stores rows of the tile at a fixed distance. */
+    if (!gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
+        return tsr_unimplemented;
+    cf->dst_sp_step = cf->dst_s[CONV_W];
+    if (with_bias && md_is_any(bia)) {
+        const int order[1] = {0};
+        if (md_init_blocked(bia, 1, bia->dims, bia->data_type, order, 0, NULL,
+                            NULL) != tsr_success)
+            return tsr_unimplemented;
+    }
+    cf->src_cl = cf->src_s[CONV_C] == 1;
+    cf->direct = gemm_conv_src_direct(cf);
+
+    int64_t div, mod;
+    gemm_conv_wei_scale_form(pd, cf, &div, &mod);
+    const tsr_status_t st = tsr_epilogue_init(
+            &cf->ep, attr, dst, with_bias ? bia : NULL, 1, div, mod);
+    if (st != tsr_success)
+        return st;
+    cf->ep_uniform_sp = 1;
+    for (int d = 2; d < cf->sh.ndims; d++)
+        cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
+    plan_work(sc);
+    return tsr_success;
+}
+
+static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
+    s8_conf_t *sc = malloc(sizeof(*sc));
+    if (!sc)
+        return tsr_out_of_memory;
+    const tsr_status_t st = conf_init(sc, pd);
+    if (st != tsr_success) {
+        free(sc);
+        return st;
+    }
+    pd->impl_data = sc;
+    const int slices = sc->cf.per_thread_items ? sc->cf.nthr : 1;
+    pd->scratchpad_size = sc->shared_bytes + sc->cf.thread_bytes * slices;
+    return tsr_success;
+}
+
+static void gemm_conv_s8_fini(struct tsr_primitive_desc *pd) {
+    free(pd->impl_data);
+}
+
+/* The weights of group g as the K x OCg matrix W: element (k, oc) at
+ * k * k_step + oc * oc_step. */
+typedef struct {
+    const int8_t *w;
+    tsr_dim_t k_step, oc_step;
+} wei_view_t;
+
+static wei_view_t wei_view(const gemm_conv_conf_t *cf, const int8_t *wei,
+                           tsr_dim_t g) {
+    wei_view_t v = {wei + cf->wei_off0 + g * cf->wei_g_stride, cf->wei_ld, 1};
+    if (cf->wei_oc_rows) {
+        v.k_step = 1;
+        v.oc_step = cf->wei_ld;
+    }
+    return v;
+}
+
+/* Runtime source zero points of one execution. */
+typedef struct {
+    const int32_t *zp; /* common (1 value) or per channel (IC values) */
+    int per_ic;
+    /* Padding holds zp (col_offset alone is exact); else padding holds 0
+     * and the store adds zp * w of each padded point back. */
+    int padded_with_zp;
+} src_zp_t;
+
+static int32_t zp_of(const src_zp_t *z, tsr_dim_t ic) {
+    return z->zp[z->per_ic ? ic : 0];
+}
+
+/* col_offset[g * OCg + oc] = -sum_k zp(k) * W_g[k][oc], modulo 2^32. */
+static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
+                               const src_zp_t *z, int32_t *col_offset) {
+    const gemm_conv_conf_t *cf = &sc->cf;
+    const tsr_dim_t OCg = cf->sh.OCg;
+    for (tsr_dim_t g = 0; g < cf->sh.G; g++) {
+        int32_t *out = col_offset + g * OCg;
+        const wei_view_t v = wei_view(cf, wei, g);
+        if (!z->per_ic) {
+            tsr_gemm_s8_col_sums(cf->wei_oc_rows, cf->K, OCg, v.w, cf->wei_ld,
+                                 (int32_t)(0u - (uint32_t)z->zp[0]), out);
+            continue;
+        }
+        for (tsr_dim_t oc = 0; oc < OCg; oc++) {
+            uint32_t s = 0;
+            for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++) {
+                const uint32_t zp = (uint32_t)zp_of(z, g * cf->sh.ICg + ic);
+                uint32_t wsum = 0;
+                for (tsr_dim_t kidx = 0; kidx < cf->KS; kidx++)
+                    wsum += (uint32_t)(int32_t)
+                                    v.w[gemm_conv_k_index(cf, kidx, ic) *
+                                                v.k_step +
+                                        oc * v.oc_step];
+                s -= zp * wsum;
+            }
+            out[oc] = (int32_t)s;
+        }
+    }
+}
+
+/* Fills the pad row of every input channel with its zero point; 0 when
+ * one does not fit the source type. */
+static int fill_pad_rows(const s8_conf_t *sc, const src_zp_t *z,
+                         void *pad_rows) {
+    const tsr_dim_t IC = sc->cf.sh.G * sc->cf.sh.ICg;
+    const int32_t lo = sc->src_dt == tsr_u8 ? 0 : -128;
+    const int32_t hi = sc->src_dt == tsr_u8 ? 255 : 127;
+    for (tsr_dim_t ic = 0; ic < IC; ic++) {
+        const int32_t v = zp_of(z, ic);
+        if (v < lo || v > hi)
+            return 0;
+        if (sc->src_dt == tsr_u8)
+            ((uint8_t *)pad_rows)[ic] = (uint8_t)v;
+        else
+            ((int8_t *)pad_rows)[ic] = (int8_t)v;
+    }
+    return 1;
+}
+
+/* The epilogue's view of one GEMM call. */
+typedef struct {
+    const s8_conf_t *sc;
+    const tsr_epilogue_rt_t *rt;
+    void *dst;
+    tsr_dim_t n, g, sp0;
+    const src_zp_t *z; /* NULL: nothing to add back at padded points */
+    wei_view_t w;
+} store_ctx_t;
+
+/* sum over the padded points of output point sp of zp * W[k][oc], for
+ * columns oc0.. of acc (modulo 2^32, added to acc). */
+static void add_back_padding(const store_ctx_t *s, tsr_dim_t sp, tsr_dim_t oc0,
+                             int64_t n, uint32_t *acc) {
+    const gemm_conv_conf_t *cf = &s->sc->cf;
+    const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
+                    od = sp / (cf->sh.OW * cf->sh.OH);
+    tsr_dim_t kidx = 0;
+    for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
+        const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
+        for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++) {
+            const tsr_dim_t ih = oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
+            for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, kidx++) {
+                const tsr_dim_t iw =
+                        ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
+                if (id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH &&
+                    iw >= 0 && iw < cf->sh.IW)
+                    continue;
+                for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++) {
+                    const uint32_t zp =
+                            (uint32_t)zp_of(s->z, s->g * cf->sh.ICg + ic);
+                    const int8_t *w =
+                            s->w.w +
+                            gemm_conv_k_index(cf, kidx, ic) * s->w.k_step +
+                            oc0 * s->w.oc_step;
+                    for (int64_t j = 0; j < n; j++)
+                        acc[j] += zp * (uint32_t)(int32_t)w[j * s->w.oc_step];
+                }
+            }
+        }
+    }
+}
+
+/* The s32 tile as f32 in work (row stride n), with the padding add-back
+ * when needed. */
+static void tile_to_f32(const store_ctx_t *s, const int32_t *tile, int64_t ld,
+                        int64_t m0, int64_t n0, int64_t m, int64_t n,
+                        float *work) {
+    enum { RUN = 256 };
+    for (int64_t r = 0; r < m; r++) {
+        const int32_t *t = tile + r * ld;
+        float *f = work + r * n;
+        if (!s->z) {
+            for (int64_t j = 0; j < n; j++)
+                f[j] = (float)t[j];
+            continue;
+        }
+        for (int64_t j0 = 0; j0 < n; j0 += RUN) {
+            const int64_t cnt = n - j0 < RUN ? n - j0 : RUN;
+            uint32_t u[RUN];
+            for (int64_t j = 0; j < cnt; j++)
+                u[j] = (uint32_t)t[j0 + j];
+            add_back_padding(s, s->sp0 + m0 + r, n0 + j0, cnt, u);
+            for (int64_t j = 0; j < cnt; j++)
+                f[j0 + j] = (float)(int32_t)u[j];
+        }
+    }
+}
+
+static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
+                       int64_t m0, int64_t n0, int64_t m, int64_t n,
+                       float *work) {
+    const store_ctx_t *s = ctx;
+    const gemm_conv_conf_t *cf = &s->sc->cf;
+    tile_to_f32(s, tile, ld, m0, n0, m, n, work);
+    const tsr_dim_t oc = s->g * cf->sh.OCg + n0;
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    if (cf->ep_uniform_sp) {
+        /* Rows are spatial points the epilogue does not tell apart: the
+         * whole tile in one call, any spatial coordinates in pos. */
+        memset(pos, 0, sizeof(pos));
+        pos[0] = s->n;
+        pos[1] = oc;
+        tsr_epilogue_apply_rows(&cf->ep, s->rt, work, n, m, n, pos, 1, s->dst,
+                                gemm_conv_dst_offset(cf, s->n, oc, s->sp0 + m0),
+                                cf->dst_sp_step, cf->dst_s[CONV_C]);
+        return;
+    }
+    for (int64_t r = 0; r < m; r++) {
+        const tsr_dim_t sp = s->sp0 + m0 + r;
+        gemm_conv_dst_point(cf, s->n, oc, sp, pos);
+        tsr_epilogue_apply_row(&cf->ep, s->rt, work + r * n, n, pos, 1, s->dst,
+                               gemm_conv_dst_offset(cf, s->n, oc, sp),
+                               cf->dst_s[CONV_C]);
+    }
+}
+
+/* Thread-local buffers of one slice of the scratchpad. */
+typedef struct {
+    void *col, *gemm;
+} slice_t;
+
+static slice_t slice_at(const s8_conf_t *sc, char *slices, int i) {
+    char *p = slices + (size_t)i * sc->cf.thread_bytes;
+    const slice_t s = {p, p + sc->col_bytes};
+    return s;
+}
+
+typedef struct {
+    const s8_conf_t *sc;
+    const uint8_t *src; /* u8 or s8 elements */
+    const int8_t *wei;
+    void *dst;
+    const tsr_epilogue_rt_t *rt;
+    src_zp_t z;
+    const int32_t *col_offset; /* G * OCg, NULL without src zero point */
+    const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
+} exec_t;
+
+/* The data operand of one item: col, or the source itself for direct 1x1
+ * (points at stride sw, channels at stride sc: whichever is 1 is the
+ * contiguous dim of the GEMM operand). */
+static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
+                             tsr_dim_t g, tsr_dim_t sp0,
+                             tsr_gemm_s8_args_t *a) {
+    const gemm_conv_conf_t *cf = &e->sc->cf;
+    a->A = sl->col;
+    a->transa = 0;
+    a->lda = cf->K;
+    if (!cf->direct)
+        return;
+    const tsr_dim_t sw = cf->src_s[CONV_W], sc = cf->src_s[CONV_C];
+    a->A = e->src + cf->src_off0 + n * cf->src_s[CONV_N] + g * cf->sh.ICg * sc +
+           sp0 * sw;
+    a->transa = sc != 1;
+    a->lda = sc == 1 ? sw : sc;
+    /* Single rows or columns: any leading dimension the GEMM accepts. */
+    const int64_t a_cols = a->transa ? a->M : a->K;
+    if (a->lda < a_cols)
+        a->lda = a_cols;
+}
+
+/* One item: gather (unless direct), then the GEMM with the epilogue. When
+ * `team` is set the item is spread over all threads. */
+static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
+                             int team) {
+    const s8_conf_t *sc = e->sc;
+    const gemm_conv_conf_t *cf = &sc->cf;
+    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
+    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->sh.G;
+    const tsr_dim_t n = item / (chunks * cf->sh.G);
+    const tsr_dim_t sp0 = chunk * cf->chunk_sp;
+    const tsr_dim_t len =
+            cf->SP - sp0 < cf->chunk_sp ? cf->SP - sp0 : cf->chunk_sp;
+    const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
+    if (!cf->direct) {
+        if (team) {
+#pragma omp parallel
+            gemm_conv_im2col_elems(cf, e->src, 1, pad, n, g, sp0, len,
+                                   omp_get_thread_num(), omp_get_num_threads(),
+                                   sl->col);
+        } else {
+            gemm_conv_im2col_elems(cf, e->src, 1, pad, n, g, sp0, len, 0, 1,
+                                   sl->col);
+        }
+    }
+    const int add_back = e->col_offset && !e->z.padded_with_zp && !cf->direct;
+    const store_ctx_t sctx = {sc,
+                              e->rt,
+                              e->dst,
+                              n,
+                              g,
+                              sp0,
+                              add_back ? &e->z : NULL,
+                              wei_view(cf, e->wei, g)};
+    tsr_gemm_s8_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.M = len;
+    a.N = cf->sh.OCg;
+    a.K = cf->K;
+    a.a_dt = sc->src_dt;
+    set_data_operand(e, sl, n, g, sp0, &a);
+    a.B = e->wei + cf->wei_off0 + g * cf->wei_g_stride;
+    a.transb = cf->wei_oc_rows;
+    a.ldb = cf->wei_ld;
+    const int64_t b_cols = a.transb ? a.K : a.N;
+    if (a.ldb < b_cols)
+        a.ldb = b_cols;
+    a.col_offset = e->col_offset ? e->col_offset + g * cf->sh.OCg : NULL;
+    a.epilogue = store_tile;
+    a.epilogue_ctx = &sctx;
+    a.scratch = sl->gemm;
+    a.scratch_size = cf->gemm_bytes;
+    a.team_nthr = team ? 0 : 1;
+    a.team_ithr = 0;
+    return tsr_gemm_s8(&a);
+}
+
+/* Zero point values, col_offset and pad rows of this execution. */
+static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
+                         char *shared, exec_t *e) {
+    memset(&e->z, 0, sizeof(e->z));
+    e->col_offset = NULL;
+    e->pad_rows = NULL;
+    if (!sc->with_src_zp)
+        return;
+    e->z.zp = tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC);
+    e->z.per_ic = sc->src_zp_per_ic;
+    int32_t *col_offset = (int32_t *)shared;
+    uint8_t *pad_rows = (uint8_t *)(col_offset + sc->cf.sh.G * sc->cf.sh.OCg);
+    compute_col_offset(sc, e->wei, &e->z, col_offset);
+    e->col_offset = col_offset;
+    e->z.padded_with_zp = fill_pad_rows(sc, &e->z, pad_rows);
+    if (e->z.padded_with_zp)
+        e->pad_rows = pad_rows;
+}
+
+static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
+                                         const tsr_exec_ctx_t *ctx) {
+    const s8_conf_t *sc = pd->impl_data;
+    const gemm_conv_conf_t *cf = &sc->cf;
+    char *scratch = ctx->scratchpad;
+    void *own = NULL;
+    if (!scratch && pd->scratchpad_size) {
+        own = tsr_malloc(pd->scratchpad_size);
+        if (!own)
+            return tsr_out_of_memory;
+        scratch = own;
+    }
+    tsr_epilogue_rt_t rt;
+    tsr_epilogue_resolve(&cf->ep, ctx, &rt);
+    exec_t e = {sc,
+                tsr_ctx_data(ctx, TSR_ARG_SRC),
+                tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
+                tsr_ctx_data(ctx, TSR_ARG_DST),
+                &rt,
+                {NULL, 0, 0},
+                NULL,
+                NULL};
+    setup_src_zp(sc, ctx, scratch, &e);
+    char *slices = scratch + sc->shared_bytes;
+    const tsr_dim_t items =
+            cf->sh.MB * cf->sh.G * tsr_div_up(cf->SP, cf->chunk_sp);
+    tsr_status_t st = tsr_success;
+    if (cf->per_thread_items) {
+#pragma omp parallel num_threads(cf->nthr)
+        {
+            const slice_t sl = slice_at(sc, slices, omp_get_thread_num());
+#pragma omp for schedule(static)
+            for (tsr_dim_t i = 0; i < items; i++) {
+                const tsr_status_t s = run_item(&e, &sl, i, 0);
+                if (s != tsr_success) {
+#pragma omp critical
+                    st = s;
+                }
+            }
+        }
+    } else {
+        const slice_t sl = slice_at(sc, slices, 0);
+        for (tsr_dim_t i = 0; i < items && st == tsr_success; i++)
+            st = run_item(&e, &sl, i, 1);
+    }
+    tsr_free(own);
+    return st;
+}
+
+const tsr_impl_t tsr_gemm_convolution_s8_fwd_impl = {
+        .name = "gemm:s8",
+        .isa = tsr_cpu_isa_generic,
+        .init = gemm_conv_s8_init,
+        .execute = gemm_conv_s8_execute,
+        .fini = gemm_conv_s8_fini,
+};
