@@ -315,6 +315,12 @@ static operand_t wei_scale_operand(const tsr_epilogue_t *ep,
         r.common = scales[(ch0 / ep->wei_div) % ep->wei_mod];
         return r;
     }
+    const int64_t first = (ch0 + c->i0) % ep->wei_mod;
+    if (ep->wei_div == 1 && ep->wei_mod > 1 && first + c->len <= ep->wei_mod) {
+        /* One channel per scale and no wrap: the scales in place. */
+        r.vec = scales + first;
+        return r;
+    }
     for (int64_t i = 0; i < c->len; i++)
         tmp[i] = scales[((ch0 + c->i0 + i) / ep->wei_div) % ep->wei_mod];
     r.vec = tmp;
