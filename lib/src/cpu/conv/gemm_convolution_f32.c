@@ -25,150 +25,6 @@
 /* Items per thread above which threads take whole items. */
 #define ITEMS_PER_THREAD 4
 
-static int md_is_plain_f32(const tsr_memory_desc_t *md) {
-    return md->format_kind == tsr_format_kind_blocked &&
-           md->blocking.inner_nblks == 0 && md->data_type == tsr_f32;
-}
-
-/* Layout order for "any": channels-last data (acdb...) or, for weights,
- * [g] kd kh kw i o when the dst is channels-last (K x OC, OC contiguous)
- * and the logical order (goihw) otherwise. */
-static tsr_status_t resolve_any(tsr_memory_desc_t *md, int is_weights,
-                                int with_groups, int dst_cl) {
-    if (!md_is_any(md))
-        return tsr_success;
-    int order[TSR_MAX_NDIMS], k = 0;
-    const int nd = md->ndims;
-    if (!is_weights) {
-        order[k++] = 0;
-        for (int d = 2; d < nd; d++)
-            order[k++] = d;
-        order[k++] = 1;
-    } else if (dst_cl) {
-        const int o = with_groups;
-        if (with_groups)
-            order[k++] = 0;
-        for (int d = o + 2; d < nd; d++)
-            order[k++] = d;
-        order[k++] = o + 1;
-        order[k++] = o;
-    } else {
-        for (int d = 0; d < nd; d++)
-            order[k++] = d;
-    }
-    tsr_memory_desc_t built;
-    tsr_status_t st = md_init_blocked(&built, nd, md->dims, md->data_type,
-                                      order, 0, NULL, NULL);
-    if (st == tsr_success)
-        *md = built;
-    return st;
-}
-
-/* Strides over n, c, d, h, w of a plain data md. */
-static void data_strides(const tsr_memory_desc_t *md, tsr_dim_t *s) {
-    const int nd = md->ndims;
-    for (int i = 0; i < CONV_NDIMS; i++)
-        s[i] = 0;
-    s[CONV_N] = md->blocking.strides[0];
-    s[CONV_C] = md->blocking.strides[1];
-    for (int d = 2; d < nd; d++)
-        s[CONV_W - (nd - 1 - d)] = md->blocking.strides[d];
-}
-
-/* 1 when the flattened spatial index sp of a data tensor with spatial
- * sizes (D, H, W) sits at offset sp * s_w. */
-static int spatial_linear(const tsr_dim_t *s, tsr_dim_t D, tsr_dim_t H,
-                          tsr_dim_t W) {
-    return (H == 1 || s[CONV_H] == W * s[CONV_W]) &&
-           (D == 1 || s[CONV_D] == H * W * s[CONV_W]);
-}
-
-/* Weights as a matrix: K order (kic or ick) with K stride `ks`, and the
- * OC stride; picks the GEMM operand form. */
-static int weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
-                        int with_groups) {
-    const tsr_dim_t *st = md->blocking.strides;
-    const int o = with_groups, nd = md->ndims;
-    tsr_dim_t s_sp[3] = {0, 0, 0}; /* kd, kh, kw */
-    for (int d = o + 2; d < nd; d++)
-        s_sp[3 - (nd - d)] = st[d];
-    const tsr_dim_t s_o = st[o], s_i = st[o + 1];
-    const tsr_dim_t ksz[3] = {cf->sh.KD, cf->sh.KH, cf->sh.KW};
-    for (int kic = 1; kic >= 0; kic--) {
-        /* With one input channel both orders are the same: take ick. */
-        if (kic && cf->sh.ICg == 1)
-            continue;
-        /* The K stride: of the innermost K dim of size > 1. */
-        tsr_dim_t ks = s_i;
-        if (!kic)
-            for (int d = 2; d >= 0; d--)
-                if (ksz[d] > 1) {
-                    ks = s_sp[d];
-                    break;
-                }
-        const tsr_dim_t expect_w = kic ? cf->sh.ICg * ks : ks;
-        int ok =
-                (cf->sh.KW == 1 || s_sp[2] == expect_w) &&
-                (cf->sh.KH == 1 || s_sp[1] == cf->sh.KW * expect_w) &&
-                (cf->sh.KD == 1 || s_sp[0] == cf->sh.KH * cf->sh.KW * expect_w);
-        if (!kic)
-            ok = ok && (cf->sh.ICg == 1 || s_i == cf->KS * ks);
-        if (!ok)
-            continue;
-        cf->kic = kic;
-        if (ks == 1 || cf->K == 1) {
-            cf->wei_oc_rows = 1;
-            cf->wei_ld = cf->sh.OCg == 1 ? cf->K : s_o;
-            if (cf->wei_ld < cf->K)
-                continue;
-        } else if (s_o == 1 || cf->sh.OCg == 1) {
-            cf->wei_oc_rows = 0;
-            cf->wei_ld = ks;
-            if (cf->wei_ld < cf->sh.OCg)
-                continue;
-        } else {
-            continue;
-        }
-        cf->wei_g_stride = with_groups ? st[0] : 0;
-        cf->wei_off0 = md->offset0;
-        return 1;
-    }
-    return 0;
-}
-
-/* Weights scales mask over (g, oc) or (oc) as the epilogue's
- * (c / div) % mod of dst channel c; mod 0 when it has no such form. */
-static void wei_scale_form(const struct tsr_primitive_desc *pd,
-                           const gemm_conv_conf_t *cf, int64_t *div,
-                           int64_t *mod) {
-    const int mask = pd->attr.scales[TSR_QARG_WEIGHTS].mask;
-    const int g_bit = conv_with_groups(pd) ? 1 : 0;
-    const int oc_bit = conv_with_groups(pd) ? 2 : 1;
-    *div = 1;
-    *mod = 1;
-    if (mask & ~(g_bit | oc_bit)) {
-        *mod = 0;
-    } else if ((mask & g_bit) && (mask & oc_bit)) {
-        *mod = cf->sh.G * cf->sh.OCg;
-    } else if (mask & g_bit) {
-        *div = cf->sh.OCg;
-        *mod = cf->sh.G;
-    } else if (mask & oc_bit) {
-        *mod = cf->sh.OCg;
-    }
-}
-
-static void problem_sizes(gemm_conv_conf_t *cf,
-                          const struct tsr_primitive_desc *pd) {
-    conv_sizes_init(&cf->sh, pd);
-    cf->DD = cf->sh.KDD + 1;
-    cf->DH = cf->sh.KDH + 1;
-    cf->DW = cf->sh.KDW + 1;
-    cf->SP = cf->sh.OD * cf->sh.OH * cf->sh.OW;
-    cf->KS = cf->sh.KD * cf->sh.KH * cf->sh.KW;
-    cf->K = cf->sh.ICg * cf->KS;
-}
-
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
 static void plan_work(gemm_conv_conf_t *cf) {
@@ -224,17 +80,18 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
         (conv_with_bias(pd) && bia->data_type != tsr_f32))
         return tsr_unimplemented;
 
-    problem_sizes(cf, pd);
-    if (resolve_any(dst, 0, 0, 0) != tsr_success ||
-        resolve_any(src, 0, 0, 0) != tsr_success)
+    gemm_conv_sizes_init(cf, pd);
+    if (gemm_conv_resolve_any(dst, 0, 0, 0) != tsr_success ||
+        gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success)
         return tsr_unimplemented;
-    if (!md_is_plain_f32(src) || !md_is_plain_f32(dst))
+    if (!gemm_conv_md_is_plain(src, tsr_f32) ||
+        !gemm_conv_md_is_plain(dst, tsr_f32))
         return tsr_unimplemented;
-    data_strides(src, cf->src_s);
-    data_strides(dst, cf->dst_s);
+    gemm_conv_data_strides(src, cf->src_s);
+    gemm_conv_data_strides(dst, cf->dst_s);
     cf->src_off0 = src->offset0;
     cf->dst_off0 = dst->offset0;
-    if (!spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
+    if (!gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
         return tsr_unimplemented;
     if (cf->dst_s[CONV_C] == 1 || cf->sh.OCg * cf->sh.G == 1)
         cf->dst_cl = 1;
@@ -246,8 +103,9 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
 
-    if (resolve_any(wei, 1, with_groups, cf->dst_cl) != tsr_success ||
-        !md_is_plain_f32(wei) || !weights_form(cf, wei, with_groups))
+    if (gemm_conv_resolve_any(wei, 1, with_groups, cf->dst_cl) != tsr_success ||
+        !gemm_conv_md_is_plain(wei, tsr_f32) ||
+        !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
     if (conv_with_bias(pd) && md_is_any(bia)) {
         const int order[1] = {0};
@@ -257,19 +115,10 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     }
 
     cf->src_cl = cf->src_s[CONV_C] == 1;
-    const int unit_1x1 = cf->KS == 1 && cf->sh.KSD == 1 && cf->sh.KSH == 1 &&
-                         cf->sh.KSW == 1 && cf->sh.padF == 0 &&
-                         cf->sh.padT == 0 && cf->sh.padL == 0 &&
-                         cf->sh.OD == cf->sh.ID && cf->sh.OH == cf->sh.IH &&
-                         cf->sh.OW == cf->sh.IW;
-    /* The source read in place must have the GEMM operand's shape: rows
-     * (or columns) of equally spaced points, channels equally spaced. */
-    cf->direct = unit_1x1 &&
-                 spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH, cf->sh.IW) &&
-                 (cf->src_cl || cf->src_s[CONV_W] == 1 || cf->SP == 1);
+    cf->direct = gemm_conv_src_direct(cf);
 
     int64_t div, mod;
-    wei_scale_form(pd, cf, &div, &mod);
+    gemm_conv_wei_scale_form(pd, cf, &div, &mod);
     const tsr_status_t st = tsr_epilogue_init(
             &cf->ep, attr, dst, conv_with_bias(pd) ? bia : NULL, 1, div, mod);
     if (st != tsr_success)
@@ -310,27 +159,6 @@ typedef struct {
     tsr_dim_t n, g, sp0;
 } store_ctx_t;
 
-/* Logical dst point (n, oc, spatial of sp). */
-static void dst_point(const gemm_conv_conf_t *cf, tsr_dim_t n, tsr_dim_t oc,
-                      tsr_dim_t sp, tsr_dim_t *pos) {
-    pos[0] = n;
-    pos[1] = oc;
-    const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
-                    od = sp / (cf->sh.OW * cf->sh.OH);
-    int d = 2;
-    if (cf->sh.ndims == 5)
-        pos[d++] = od;
-    if (cf->sh.ndims >= 4)
-        pos[d++] = oh;
-    pos[d] = ow;
-}
-
-static tsr_dim_t dst_offset(const gemm_conv_conf_t *cf, tsr_dim_t n,
-                            tsr_dim_t oc, tsr_dim_t sp) {
-    return cf->dst_off0 + n * cf->dst_s[CONV_N] + oc * cf->dst_s[CONV_C] +
-           sp * cf->dst_sp_step;
-}
-
 static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
                        int64_t n0, int64_t m, int64_t n) {
     const store_ctx_t *s = ctx;
@@ -345,17 +173,17 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
         pos[0] = s->n;
         pos[1] = oc;
         tsr_epilogue_apply_rows(&cf->ep, s->rt, c, ldc, m, n, pos, 1, s->dst,
-                                dst_offset(cf, s->n, oc, sp), cf->dst_sp_step,
-                                cf->dst_s[CONV_C]);
+                                gemm_conv_dst_offset(cf, s->n, oc, sp),
+                                cf->dst_sp_step, cf->dst_s[CONV_C]);
         return;
     }
     for (int64_t r = 0; r < m; r++) {
         float *acc = c + r * ldc;
         if (cf->dst_cl) {
             const tsr_dim_t sp = s->sp0 + m0 + r, oc = s->g * cf->sh.OCg + n0;
-            dst_point(cf, s->n, oc, sp, pos);
+            gemm_conv_dst_point(cf, s->n, oc, sp, pos);
             tsr_epilogue_apply_row(&cf->ep, s->rt, acc, n, pos, 1, s->dst,
-                                   dst_offset(cf, s->n, oc, sp),
+                                   gemm_conv_dst_offset(cf, s->n, oc, sp),
                                    cf->dst_s[CONV_C]);
             continue;
         }
@@ -367,10 +195,10 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
             int64_t run = n - j;
             if (!cf->ep_uniform_sp && run > cf->sh.OW - sp % cf->sh.OW)
                 run = cf->sh.OW - sp % cf->sh.OW;
-            dst_point(cf, s->n, oc, sp, pos);
+            gemm_conv_dst_point(cf, s->n, oc, sp, pos);
             tsr_epilogue_apply_row(&cf->ep, s->rt, acc + j, run, pos,
                                    cf->sh.ndims - 1, s->dst,
-                                   dst_offset(cf, s->n, oc, sp), 1);
+                                   gemm_conv_dst_offset(cf, s->n, oc, sp), 1);
             j += run;
         }
     }
@@ -428,8 +256,9 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
         a->B = w;
         a->transb = cf->wei_oc_rows;
         a->ldb = cf->wei_ld;
-        a->C = reads_dst ? sl->cbuf
-                         : dst + dst_offset(cf, n, g * cf->sh.OCg, sp0);
+        a->C = reads_dst
+                       ? sl->cbuf
+                       : dst + gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0);
         a->ldc = reads_dst ? cf->sh.OCg : cf->dst_sp_step;
     } else {
         a->M = cf->sh.OCg;
@@ -440,8 +269,9 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
         a->B = x;
         a->transb = x_trans;
         a->ldb = x_ld;
-        a->C = reads_dst ? sl->cbuf
-                         : dst + dst_offset(cf, n, g * cf->sh.OCg, sp0);
+        a->C = reads_dst
+                       ? sl->cbuf
+                       : dst + gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0);
         a->ldc = reads_dst ? len : cf->dst_s[CONV_C];
     }
     /* Single rows or columns: any leading dimension the GEMM accepts. */
