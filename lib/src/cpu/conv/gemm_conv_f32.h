@@ -79,6 +79,36 @@ static inline void gemm_conv_im2col(const gemm_conv_conf_t *cf,
                            nparts, col);
 }
 
+/* Work items (gemm_conv_items.c): (image n, group g, chunk of spatial
+ * points sp0 .. sp0 + len - 1), each one GEMM. */
+typedef struct {
+    tsr_dim_t n, g, sp0, len;
+} gemm_conv_item_t;
+
+/* Sets nthr, chunk_sp and per_thread_items: chunks of about
+ * col_chunk_bytes of col (col_point_bytes per spatial point); with many
+ * items each thread runs whole items with its own GEMM, with few they run
+ * one after the other, each over all threads. split_for_threads cuts a few
+ * large items finer so that every thread still gets its own. */
+void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
+                          size_t col_chunk_bytes, int split_for_threads);
+tsr_dim_t gemm_conv_items(const gemm_conv_conf_t *cf);
+gemm_conv_item_t gemm_conv_item_at(const gemm_conv_conf_t *cf, tsr_dim_t item);
+
+/* The im2col of one item into col, over all threads when `team`. */
+void gemm_conv_gather(const gemm_conv_conf_t *cf, const void *src, size_t esize,
+                      const void *pad, const gemm_conv_item_t *it, int team,
+                      void *col);
+
+/* Runs every item: run_item(ctx, ithr, item, team) with team set when the
+ * item should spread over all threads (its GEMM then runs its own
+ * parallel region) and ithr the caller's slice of the scratchpad. Returns
+ * the first failure. */
+typedef tsr_status_t (*gemm_conv_item_fn)(const void *ctx, int ithr,
+                                          tsr_dim_t item, int team);
+tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
+                                 gemm_conv_item_fn run_item, const void *ctx);
+
 /* Layout helpers (gemm_conv_layout.c). */
 
 /* Plain (unblocked) layout of data type dt. */

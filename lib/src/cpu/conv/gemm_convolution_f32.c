@@ -9,7 +9,6 @@
  * all threads by the GEMM. Every output element is computed by one GEMM
  * call of the same shape either way, so results do not depend on the
  * thread count. */
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,28 +20,11 @@
 
 /* im2col chunks are kept near this size so they stay in the caches. */
 #define COL_CHUNK_BYTES ((size_t)2048 << 10)
-#define MIN_CHUNK_SP 64
-/* Items per thread above which threads take whole items. */
-#define ITEMS_PER_THREAD 4
 
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
 static void plan_work(gemm_conv_conf_t *cf) {
-    cf->nthr = omp_get_max_threads();
-    if (cf->direct) {
-        cf->chunk_sp = cf->SP;
-    } else {
-        tsr_dim_t rows =
-                (tsr_dim_t)(COL_CHUNK_BYTES / ((size_t)cf->K * sizeof(float)));
-        rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
-        cf->chunk_sp = rows < cf->SP ? rows : cf->SP;
-    }
-    if (cf->chunk_sp < 1)
-        cf->chunk_sp = 1;
-    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    const tsr_dim_t items = cf->sh.MB * cf->sh.G * chunks;
-    cf->per_thread_items =
-            cf->nthr > 1 && items >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
+    gemm_conv_plan_items(cf, (size_t)cf->K * sizeof(float), COL_CHUNK_BYTES, 0);
     cf->col_floats = cf->direct ? 0 : (size_t)(cf->chunk_sp * cf->K);
     cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
                               ? (size_t)(cf->chunk_sp * cf->sh.OCg)
@@ -290,28 +272,20 @@ typedef struct {
     const float *src, *wei;
     float *dst;
     const tsr_epilogue_rt_t *rt;
+    char *scratch; /* the thread slices */
 } exec_t;
 
 /* One item: gather (unless direct), then the GEMM with the epilogue. When
  * `team` is set the item is spread over all threads. */
-static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
+static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                              int team) {
+    const exec_t *e = ctx;
     const gemm_conv_conf_t *cf = e->cf;
-    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->sh.G;
-    const tsr_dim_t n = item / (chunks * cf->sh.G);
-    const tsr_dim_t sp0 = chunk * cf->chunk_sp;
-    const tsr_dim_t len =
-            cf->SP - sp0 < cf->chunk_sp ? cf->SP - sp0 : cf->chunk_sp;
-    if (!cf->direct) {
-        if (team) {
-#pragma omp parallel
-            gemm_conv_im2col(cf, e->src, n, g, sp0, len, omp_get_thread_num(),
-                             omp_get_num_threads(), sl->col);
-        } else {
-            gemm_conv_im2col(cf, e->src, n, g, sp0, len, 0, 1, sl->col);
-        }
-    }
+    const slice_t slice = slice_at(cf, e->scratch, ithr), *sl = &slice;
+    const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
+    const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
+    if (!cf->direct)
+        gemm_conv_gather(cf, e->src, sizeof(float), NULL, &it, team, sl->col);
     tsr_gemm_f32_args_t a;
     memset(&a, 0, sizeof(a));
     a.K = cf->K;
@@ -349,31 +323,13 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
     }
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
-    const exec_t e = {cf, tsr_ctx_data(ctx, TSR_ARG_SRC),
+    const exec_t e = {cf,
+                      tsr_ctx_data(ctx, TSR_ARG_SRC),
                       tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
-                      tsr_ctx_data(ctx, TSR_ARG_DST), &rt};
-    const tsr_dim_t items =
-            cf->sh.MB * cf->sh.G * tsr_div_up(cf->SP, cf->chunk_sp);
-    tsr_status_t st = tsr_success;
-    if (cf->per_thread_items) {
-#pragma omp parallel num_threads(cf->nthr)
-        {
-            const int ithr = omp_get_thread_num();
-            const slice_t sl = slice_at(cf, scratch, ithr);
-#pragma omp for schedule(static)
-            for (tsr_dim_t i = 0; i < items; i++) {
-                const tsr_status_t s = run_item(&e, &sl, i, 0);
-                if (s != tsr_success) {
-#pragma omp critical
-                    st = s;
-                }
-            }
-        }
-    } else {
-        const slice_t sl = slice_at(cf, scratch, 0);
-        for (tsr_dim_t i = 0; i < items && st == tsr_success; i++)
-            st = run_item(&e, &sl, i, 1);
-    }
+                      tsr_ctx_data(ctx, TSR_ARG_DST),
+                      &rt,
+                      scratch};
+    const tsr_status_t st = gemm_conv_run_items(cf, run_item, &e);
     tsr_free(own);
     return st;
 }

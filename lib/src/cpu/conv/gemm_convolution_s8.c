@@ -24,7 +24,6 @@
  * runs whole items of its own: one parallel region and no barrier per
  * execution. Integer sums are exact and the epilogue is elementwise, so
  * results do not depend on the thread count or the cut. */
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,12 +35,6 @@
 
 /* im2col chunks are kept near this size so they stay in the caches. */
 #define COL_CHUNK_BYTES ((size_t)1024 << 10)
-#define MIN_CHUNK_SP 64
-/* Items per thread above which threads take whole items. */
-#define ITEMS_PER_THREAD 4
-/* Fewest spatial points of an item cut finer for the threads: below it the
- * threads share one GEMM instead (each would pack all the weights). */
-#define MIN_SPLIT_SP 192
 
 typedef struct {
     /* Geometry, layouts (cf.dst_cl is always 1: GEMM rows are spatial
@@ -62,31 +55,7 @@ static int dt_is_int8(tsr_data_type_t dt) {
  * scratch, which also holds the GEMM's tiles). */
 static void plan_work(s8_conf_t *sc) {
     gemm_conv_conf_t *cf = &sc->cf;
-    cf->nthr = omp_get_max_threads();
-    if (cf->direct) {
-        cf->chunk_sp = cf->SP;
-    } else {
-        tsr_dim_t rows = (tsr_dim_t)(COL_CHUNK_BYTES / (size_t)cf->K);
-        rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
-        cf->chunk_sp = rows < cf->SP ? rows : cf->SP;
-    }
-    if (cf->chunk_sp < 1)
-        cf->chunk_sp = 1;
-    const tsr_dim_t images = cf->sh.MB * cf->sh.G;
-    tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    cf->per_thread_items =
-            cf->nthr > 1 &&
-            images * chunks >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
-    if (!cf->per_thread_items && cf->nthr > 1) {
-        /* The next chunk count giving every thread as many items. */
-        while ((images * chunks) % cf->nthr)
-            chunks++;
-        const tsr_dim_t rows = tsr_div_up(cf->SP, chunks);
-        if (rows >= MIN_SPLIT_SP) {
-            cf->chunk_sp = rows;
-            cf->per_thread_items = 1;
-        }
-    }
+    gemm_conv_plan_items(cf, (size_t)cf->K, COL_CHUNK_BYTES, 1);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->K, 64);
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
@@ -392,6 +361,7 @@ typedef struct {
     src_zp_t z;
     const int32_t *col_offset; /* G * OCg, NULL without src zero point */
     const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
+    char *slices;              /* the thread slices of the scratchpad */
 } exec_t;
 
 /* The data operand of one item: col, or the source itself for direct 1x1
@@ -419,28 +389,17 @@ static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
 
 /* One item: gather (unless direct), then the GEMM with the epilogue. When
  * `team` is set the item is spread over all threads. */
-static tsr_status_t run_item(const exec_t *e, const slice_t *sl, tsr_dim_t item,
+static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                              int team) {
+    const exec_t *e = ctx;
     const s8_conf_t *sc = e->sc;
     const gemm_conv_conf_t *cf = &sc->cf;
-    const tsr_dim_t chunks = tsr_div_up(cf->SP, cf->chunk_sp);
-    const tsr_dim_t chunk = item % chunks, g = (item / chunks) % cf->sh.G;
-    const tsr_dim_t n = item / (chunks * cf->sh.G);
-    const tsr_dim_t sp0 = chunk * cf->chunk_sp;
-    const tsr_dim_t len =
-            cf->SP - sp0 < cf->chunk_sp ? cf->SP - sp0 : cf->chunk_sp;
+    const slice_t slice = slice_at(sc, e->slices, ithr), *sl = &slice;
+    const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
+    const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
-    if (!cf->direct) {
-        if (team) {
-#pragma omp parallel
-            gemm_conv_im2col_elems(cf, e->src, 1, pad, n, g, sp0, len,
-                                   omp_get_thread_num(), omp_get_num_threads(),
-                                   sl->col);
-        } else {
-            gemm_conv_im2col_elems(cf, e->src, 1, pad, n, g, sp0, len, 0, 1,
-                                   sl->col);
-        }
-    }
+    if (!cf->direct)
+        gemm_conv_gather(cf, e->src, 1, pad, &it, team, sl->col);
     const int add_back = e->col_offset && !e->z.padded_with_zp && !cf->direct;
     const store_ctx_t sctx = {sc,
                               e->rt,
@@ -513,30 +472,11 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
                 &rt,
                 {NULL, 0, 0},
                 NULL,
+                NULL,
                 NULL};
     setup_src_zp(sc, ctx, scratch, &e);
-    char *slices = scratch + sc->shared_bytes;
-    const tsr_dim_t items =
-            cf->sh.MB * cf->sh.G * tsr_div_up(cf->SP, cf->chunk_sp);
-    tsr_status_t st = tsr_success;
-    if (cf->per_thread_items) {
-#pragma omp parallel num_threads(cf->nthr)
-        {
-            const slice_t sl = slice_at(sc, slices, omp_get_thread_num());
-#pragma omp for schedule(static)
-            for (tsr_dim_t i = 0; i < items; i++) {
-                const tsr_status_t s = run_item(&e, &sl, i, 0);
-                if (s != tsr_success) {
-#pragma omp critical
-                    st = s;
-                }
-            }
-        }
-    } else {
-        const slice_t sl = slice_at(sc, slices, 0);
-        for (tsr_dim_t i = 0; i < items && st == tsr_success; i++)
-            st = run_item(&e, &sl, i, 1);
-    }
+    e.slices = scratch + sc->shared_bytes;
+    const tsr_status_t st = gemm_conv_run_items(cf, run_item, &e);
     tsr_free(own);
     return st;
 }
