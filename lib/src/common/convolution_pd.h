@@ -20,6 +20,16 @@ static inline int conv_ndims(const struct tsr_primitive_desc *pd) {
 static inline int conv_with_groups(const struct tsr_primitive_desc *pd) {
     return pd->op.conv.weights_desc.ndims == conv_ndims(pd) + 1;
 }
+/* Forward propagation with the direct (or auto) algorithm: what every
+ * forward implementation computes. */
+static inline int conv_is_fwd_direct(const struct tsr_primitive_desc *pd) {
+    const tsr_convolution_desc_t *c = conv_desc(pd);
+    return (c->prop_kind == tsr_forward_training ||
+            c->prop_kind == tsr_forward_inference) &&
+           (c->alg_kind == tsr_convolution_direct ||
+            c->alg_kind == tsr_convolution_auto);
+}
+
 static inline int conv_with_bias(const struct tsr_primitive_desc *pd) {
     return op_md_is_present(&pd->op.conv.bias_desc);
 }

@@ -254,11 +254,7 @@ static void wei_scale_form(const struct tsr_primitive_desc *pd,
 static tsr_status_t check_problem(const struct tsr_primitive_desc *pd,
                                   const conv_sizes_t *s) {
     const tsr_convolution_desc_t *c = conv_desc(pd);
-    if (c->prop_kind != tsr_forward_training &&
-        c->prop_kind != tsr_forward_inference)
-        return tsr_unimplemented;
-    if (c->alg_kind != tsr_convolution_direct &&
-        c->alg_kind != tsr_convolution_auto)
+    if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     if (pd->attr.zero_points[TSR_QARG_SRC].set ||
         pd->attr.zero_points[TSR_QARG_WEIGHTS].set)

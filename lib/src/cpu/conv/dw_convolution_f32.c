@@ -179,13 +179,8 @@ static void plan_work(dw_conv_conf_t *cf) {
 
 static tsr_status_t conf_init(dw_conv_conf_t *cf,
                               struct tsr_primitive_desc *pd) {
-    const tsr_convolution_desc_t *c = conv_desc(pd);
     memset(cf, 0, sizeof(*cf));
-    if (c->prop_kind != tsr_forward_training &&
-        c->prop_kind != tsr_forward_inference)
-        return tsr_unimplemented;
-    if (c->alg_kind != tsr_convolution_direct &&
-        c->alg_kind != tsr_convolution_auto)
+    if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     if (!conv_with_groups(pd))
         return tsr_unimplemented;

@@ -111,6 +111,11 @@ tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
 
 /* Layout helpers (gemm_conv_layout.c). */
 
+/* The epilogue of the pd's resolved dst and bias, with ep_identity,
+ * ep_bias_only and ep_uniform_sp. */
+tsr_status_t gemm_conv_epilogue_init(const struct tsr_primitive_desc *pd,
+                                     gemm_conv_conf_t *cf);
+
 /* Plain (unblocked) layout of data type dt. */
 int gemm_conv_md_is_plain(const tsr_memory_desc_t *md, tsr_data_type_t dt);
 

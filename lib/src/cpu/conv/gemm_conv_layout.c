@@ -183,3 +183,20 @@ int gemm_conv_src_direct(const gemm_conv_conf_t *cf) {
                                     cf->sh.IW) &&
            (cf->src_s[CONV_C] == 1 || cf->src_s[CONV_W] == 1 || cf->SP == 1);
 }
+
+tsr_status_t gemm_conv_epilogue_init(const struct tsr_primitive_desc *pd,
+                                     gemm_conv_conf_t *cf) {
+    int64_t div, mod;
+    gemm_conv_wei_scale_form(pd, cf, &div, &mod);
+    const tsr_status_t st = tsr_epilogue_init(
+            &cf->ep, &pd->attr, &pd->md[TSR_MD_DST],
+            conv_with_bias(pd) ? &pd->md[TSR_MD_BIAS] : NULL, 1, div, mod);
+    if (st != tsr_success)
+        return st;
+    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
+    cf->ep_bias_only = tsr_epilogue_is_bias_only(&cf->ep);
+    cf->ep_uniform_sp = 1;
+    for (int d = 2; d < cf->sh.ndims; d++)
+        cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
+    return tsr_success;
+}

@@ -41,13 +41,8 @@ static void plan_work(gemm_conv_conf_t *cf) {
 
 static tsr_status_t conf_init(gemm_conv_conf_t *cf,
                               struct tsr_primitive_desc *pd) {
-    const tsr_convolution_desc_t *c = conv_desc(pd);
     memset(cf, 0, sizeof(*cf));
-    if (c->prop_kind != tsr_forward_training &&
-        c->prop_kind != tsr_forward_inference)
-        return tsr_unimplemented;
-    if (c->alg_kind != tsr_convolution_direct &&
-        c->alg_kind != tsr_convolution_auto)
+    if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     const struct tsr_primitive_attr *attr = &pd->attr;
     if (attr->zero_points[TSR_QARG_SRC].set ||
@@ -99,17 +94,9 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);
 
-    int64_t div, mod;
-    gemm_conv_wei_scale_form(pd, cf, &div, &mod);
-    const tsr_status_t st = tsr_epilogue_init(
-            &cf->ep, attr, dst, conv_with_bias(pd) ? bia : NULL, 1, div, mod);
+    const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
-    cf->ep_bias_only = tsr_epilogue_is_bias_only(&cf->ep);
-    cf->ep_uniform_sp = 1;
-    for (int d = 2; d < cf->sh.ndims; d++)
-        cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
     plan_work(cf);
     return tsr_success;
 }

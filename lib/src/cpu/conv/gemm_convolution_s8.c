@@ -82,14 +82,9 @@ static int src_zp_ok(s8_conf_t *sc, const struct tsr_primitive_attr *attr) {
 }
 
 static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
-    const tsr_convolution_desc_t *c = conv_desc(pd);
     gemm_conv_conf_t *cf = &sc->cf;
     memset(sc, 0, sizeof(*sc));
-    if (c->prop_kind != tsr_forward_training &&
-        c->prop_kind != tsr_forward_inference)
-        return tsr_unimplemented;
-    if (c->alg_kind != tsr_convolution_direct &&
-        c->alg_kind != tsr_convolution_auto)
+    if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     const struct tsr_primitive_attr *attr = &pd->attr;
     if (attr->zero_points[TSR_QARG_WEIGHTS].set || !src_zp_ok(sc, attr))
@@ -133,15 +128,9 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);
 
-    int64_t div, mod;
-    gemm_conv_wei_scale_form(pd, cf, &div, &mod);
-    const tsr_status_t st = tsr_epilogue_init(
-            &cf->ep, attr, dst, with_bias ? bia : NULL, 1, div, mod);
+    const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    cf->ep_uniform_sp = 1;
-    for (int d = 2; d < cf->sh.ndims; d++)
-        cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
     plan_work(sc);
     return tsr_success;
 }

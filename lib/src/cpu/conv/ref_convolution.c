@@ -82,12 +82,7 @@ static int attr_ok(const struct tsr_primitive_desc *pd) {
 }
 
 static tsr_status_t ref_conv_init(struct tsr_primitive_desc *pd) {
-    const tsr_convolution_desc_t *c = conv_desc(pd);
-    if (c->prop_kind != tsr_forward_training &&
-        c->prop_kind != tsr_forward_inference)
-        return tsr_unimplemented;
-    if (c->alg_kind != tsr_convolution_direct &&
-        c->alg_kind != tsr_convolution_auto)
+    if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     if (!data_types_ok(pd) || !attr_ok(pd))
         return tsr_unimplemented;
