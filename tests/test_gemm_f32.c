@@ -481,6 +481,42 @@ static void test_thread_invariance(void) {
 }
 
 /* Bad arguments return tsr_invalid_arguments and leave C untouched. */
+/* A one-row GEMM (its own row kernel on some CPUs) gives bit for bit row 0
+ * of the same product with more rows: real values, several K blocks, beta,
+ * each bias kind, N with a tail. */
+static void test_single_row(void) {
+    static const int64_t ns[] = {16, 80, 200, 1000};
+    static const tsr_gemm_bias_kind_t biases[] = {
+            tsr_gemm_bias_none, tsr_gemm_bias_per_row, tsr_gemm_bias_per_col};
+    for (size_t in = 0; in < sizeof(ns) / sizeof(ns[0]); ++in) {
+        for (size_t ib = 0; ib < 3; ++ib) {
+            const problem_t tall = {0,   0, 7, ns[in], kernel->kc + 37, 1.5f,
+                                    .5f, 0, 3, 2,      biases[ib]};
+            buffers_t t = make_buffers(&tall, 0);
+            problem_t one_p = tall;
+            one_p.M = 1;
+            buffers_t one = make_buffers(&one_p, 0);
+            /* Same row 0 of A, same B, C row and bias. */
+            memcpy(one.A, t.A, sizeof(float) * (size_t)tall.K);
+            memcpy(one.B, t.B, sizeof(float) * (size_t)(tall.K * t.ldb));
+            memcpy(one.C, t.C, sizeof(float) * (size_t)t.ldc);
+            one.bias[0] = t.bias[0];
+            if (tall.bias_kind == tsr_gemm_bias_per_col)
+                memcpy(one.bias + 1, t.bias + tall.M,
+                       sizeof(float) * (size_t)tall.N);
+            tsr_gemm_f32_args_t at = make_args(&t), ao = make_args(&one);
+            CHECK(tsr_gemm_f32(&at) == tsr_success &&
+                          tsr_gemm_f32(&ao) == tsr_success,
+                  "single row N=%ld: status", (long)tall.N);
+            CHECK(memcmp(one.C, t.C, sizeof(float) * (size_t)tall.N) == 0,
+                  "single row N=%ld bias %d: differs from row 0 of M=7",
+                  (long)tall.N, (int)tall.bias_kind);
+            free_buffers(&t);
+            free_buffers(&one);
+        }
+    }
+}
+
 static void test_invalid_arguments(void) {
     const problem_t p = {0, 0, 7, 9, 5, 1.f, 1.f, 0, 0, 0, tsr_gemm_bias_none};
     buffers_t b = make_buffers(&p, 1);
@@ -555,6 +591,7 @@ int main(void) {
     test_degenerate();
     test_epilogue();
     test_thread_invariance();
+    test_single_row();
     test_invalid_arguments();
     printf("test_gemm_f32: %d checks, %d failed\n", n_checks, n_failures);
     return n_failures ? 1 : 0;

@@ -29,12 +29,13 @@
  * CPUs have AVX2). */
 static const tsr_gemm_f32_kernel_t kernels[] = {
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
-         tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2},
+         tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2, NULL},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
-         tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2},
+         tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
+         tsr_gemm_f32_row_avx2},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
-         tsr_gemm_f32_pack},
+         tsr_gemm_f32_pack, NULL},
 };
 
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
@@ -119,7 +120,24 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 if (kcur > 0)
                     kern->pack(args->A + ic * a_sx + pc * a_sp, a_sx, a_sp,
                                mcur, kcur, mr, pack_a);
-                for (int64_t jr = 0; jr < ncur; jr += nr) {
+                int64_t jr0 = 0;
+                if (mcur == 1 && kern->row && n_direct > 0) {
+                    /* One row: the row kernel takes the in-place panels. */
+                    float *c = args->C + ic * ldc + jc;
+                    kern->row(kcur, args->alpha, pack_a, mr,
+                              args->B + pc * b_sp + jc, b_sp, beta, c, n_direct,
+                              last_k && args->bias_kind == tsr_gemm_bias_per_row
+                                      ? args->bias + ic
+                                      : NULL,
+                              last_k && args->bias_kind == tsr_gemm_bias_per_col
+                                      ? args->bias + jc
+                                      : NULL);
+                    if (last_k && args->epilogue)
+                        args->epilogue(args->epilogue_ctx, c, ldc, ic, jc, 1,
+                                       n_direct);
+                    jr0 = n_direct;
+                }
+                for (int64_t jr = jr0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
                     const float *pb = pack_b;
                     int64_t b_stride = nr;

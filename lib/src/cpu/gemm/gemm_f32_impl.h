@@ -35,6 +35,15 @@ typedef void (*tsr_gemm_f32_pack_fn)(const float *src, int64_t stride_x,
                                      int64_t stride_p, int64_t lines,
                                      int64_t depth, int width, float *dst);
 
+/* A kernel for a single row of C over n columns (a multiple of 16): the
+ * micro-kernel's arithmetic for tile row 0, with A step p at
+ * a + p * a_stride and B step p at b + p * b_stride. */
+typedef void (*tsr_gemm_f32_row_fn)(int64_t k, float alpha, const float *a,
+                                    int64_t a_stride, const float *b,
+                                    int64_t b_stride, float beta, float *c,
+                                    int64_t n, const float *bias_row,
+                                    const float *bias_col);
+
 /* A micro-kernel, the packing that feeds it and the cache blocking that
  * suits it. mc is a multiple of mr, nc of nr. kc is a property of the
  * kernel alone, never of the thread count: it fixes the summation order. */
@@ -45,6 +54,7 @@ typedef struct {
     int64_t mc, kc, nc;
     tsr_gemm_f32_ukr_fn ukr;
     tsr_gemm_f32_pack_fn pack;
+    tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
 } tsr_gemm_f32_kernel_t;
 
 /* The kernel tsr_gemm_f32 uses on this CPU (per tsr_mayiuse). */
@@ -58,6 +68,11 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   const float *b, int64_t b_stride, float beta,
                                   float *c, int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
+
+void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
+                           int64_t a_stride, const float *b, int64_t b_stride,
+                           float beta, float *c, int64_t n,
+                           const float *bias_row, const float *bias_col);
 
 /* The portable kernel's fixed tile (small enough for 16 SSE registers). */
 #define TSR_GEMM_F32_REF_MR 4
