@@ -27,7 +27,7 @@ static void fused_plan_init(tsr_epilogue_t *ep) {
     tsr_epilogue_fused_plan_t *p = &ep->fused;
     memset(p, 0, sizeof(*p));
     const int ch_bit = 1 << ep->channel_dim;
-    if (ep->dst_dt != tsr_f32 || ep->with_dst_scale || ep->with_dst_zp)
+    if (ep->with_dst_scale || ep->with_dst_zp)
         return;
     if (ep->with_bias) {
         const tsr_memory_desc_t *b = &ep->bias_md;
@@ -48,7 +48,8 @@ static void fused_plan_init(tsr_epilogue_t *ep) {
         return;
     for (int i = 0; i < po->len; i++) {
         const tsr_post_op_t *e = &po->entry[i];
-        if (e->kind == tsr_post_op_sum &&
+        /* A sum reads the old dst as f32: only an f32 dst has it so. */
+        if (e->kind == tsr_post_op_sum && ep->dst_dt == tsr_f32 &&
             (e->sum.dt == tsr_data_type_undef || e->sum.dt == tsr_f32)) {
             p->is_sum[i] = 1;
             p->p0[i] = e->sum.scale;
@@ -488,7 +489,7 @@ static void apply_chunk(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
 
 /* Runs the fused kernel when the plan and the call allow it. */
 static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
-                     const float *acc, int64_t acc_ld, int64_t m, int64_t n,
+                     float *acc, int64_t acc_ld, int64_t m, int64_t n,
                      const tsr_dim_t *pos0, int inner_dim, void *dst_base,
                      int64_t dst_off0, int64_t dst_ld, int64_t dst_stride) {
     const tsr_epilogue_fused_plan_t *p = &ep->fused;
@@ -516,8 +517,18 @@ static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
         f.wei_scale = along && p->wei_scale_per_channel ? w : NULL;
         f.wei_scale_c = w[0];
     }
-    tsr_epilogue_fused_rows_avx2(&f, acc, acc_ld, m, n,
-                                 (float *)dst_base + dst_off0, dst_ld);
+    if (ep->dst_dt == tsr_f32) {
+        tsr_epilogue_fused_rows_avx2(&f, acc, acc_ld, m, n,
+                                     (float *)dst_base + dst_off0, dst_ld);
+        return 1;
+    }
+    /* Other types: the fused steps in place, then one rounding and
+     * saturating conversion of the rows (the plan has no sum then). */
+    tsr_epilogue_fused_rows_avx2(&f, acc, acc_ld, m, n, acc, acc_ld);
+    const int64_t esize = (int64_t)tsr_data_type_size(ep->dst_dt);
+    tsr_cvt_from_f32_2d_avx2(ep->dst_dt, acc, acc_ld,
+                             (char *)dst_base + dst_off0 * esize, dst_ld, m, n,
+                             ep->round_mode);
     return 1;
 }
 
