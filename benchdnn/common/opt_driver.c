@@ -1,7 +1,6 @@
 /* The token loop of an opt_lists_t driver (see opt_driver.h). */
 #include "common/opt_driver.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/bench_lib.h"
@@ -15,17 +14,7 @@ typedef struct {
 static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
                        res_t *res) {
     const loop_state_t *s = ctx;
-    if (lib == BENCH_LIB_ONEDNN && s->drv->run_onednn) {
-        s->drv->run_onednn(s->prb, repro, res);
-        return;
-    }
-    if (lib != BENCH_LIB_TESSERA) {
-        res->state = STATE_UNIMPLEMENTED;
-        snprintf(res->reason, sizeof(res->reason),
-                 "the %s driver runs Tessera only", s->drv->name);
-        return;
-    }
-    s->drv->run(s->prb, repro, res);
+    s->drv->run(s->prb, lib, repro, res);
 }
 
 static int loop_parse_option(void *state, const char *tok) {

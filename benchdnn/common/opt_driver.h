@@ -8,11 +8,12 @@
 #include <stddef.h>
 
 #include "common/attr.h"
+#include "common/bench_lib.h"
 #include "common/benchdnn.h"
 #include "common/opt_lists.h"
 
 typedef struct {
-    const char *name; /* "ip": "the ip driver runs Tessera only" */
+    const char *name; /* "ip" */
     const opt_def_t *defs;
     int ndefs;
     size_t desc_size, prb_size; /* of the driver's descriptor and problem */
@@ -22,11 +23,10 @@ typedef struct {
     void (*make_prb)(const void *desc, const char *const *values,
                      const bench_attr_t *attr, void *prb, char *repro,
                      size_t len);
-    /* Runs the problem on Tessera. */
-    void (*run)(const void *prb, const char *repro, res_t *res);
-    /* Runs it on oneDNN (--lib=onednn|both); NULL: the driver runs
-     * Tessera only. */
-    void (*run_onednn)(const void *prb, const char *repro, res_t *res);
+    /* Runs the problem on `lib` (Tessera, or oneDNN for --lib=onednn|both;
+     * without oneDNN built in, benchdnn/onednn/onednn.h's stubs answer). */
+    void (*run)(const void *prb, bench_lib_t lib, const char *repro,
+                res_t *res);
 } opt_driver_t;
 
 /* The driver's entry: runs every problem of `tokens`; returns 0 (usage

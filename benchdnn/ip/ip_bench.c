@@ -112,8 +112,9 @@ static int is_float(tsr_data_type_t dt) {
 }
 
 /* The problem on `lib`. */
-static void run_on(const ip_prb_t *p, bench_lib_t lib, const char *repro,
-                   res_t *res) {
+static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
+                        res_t *res) {
+    const ip_prb_t *p = prb;
     const ip_desc_t *d = &p->desc;
     if (p->dir != IP_FWD_B && p->dir != IP_FWD_D && p->dir != IP_FWD_I) {
         res->state = STATE_UNIMPLEMENTED;
@@ -161,14 +162,6 @@ static void run_on(const ip_prb_t *p, bench_lib_t lib, const char *repro,
                           option_tags, d->mb, repro, res);
 }
 
-static void run_problem(const void *prb, const char *repro, res_t *res) {
-    run_on(prb, BENCH_LIB_TESSERA, repro, res);
-}
-
-static void run_problem_onednn(const void *prb, const char *repro, res_t *res) {
-    run_on(prb, BENCH_LIB_ONEDNN, repro, res);
-}
-
 /* ------------------------------------------------------------------------ */
 /* The loop (common/opt_driver.h) */
 
@@ -186,7 +179,6 @@ int ip_bench(int ntokens, char **tokens) {
             .parse_desc = parse_desc,
             .make_prb = make_prb,
             .run = run_problem,
-            .run_onednn = run_problem_onednn,
     };
     return opt_driver_bench(&driver, ntokens, tokens);
 }

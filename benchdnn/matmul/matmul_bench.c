@@ -160,8 +160,9 @@ static void rank_tag(const char *tag, int ndims, char *out, size_t len) {
 }
 
 /* The problem on `lib`. */
-static void run_on(const matmul_prb_t *p, bench_lib_t lib, const char *repro,
-                   res_t *res) {
+static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
+                        res_t *res) {
+    const matmul_prb_t *p = prb;
     const matmul_desc_t *d = &p->desc;
     int64_t masks[2] = {0, 0};
     parse_runtime_masks(p->runtime_dims_masks, masks);
@@ -221,14 +222,6 @@ static void run_on(const matmul_prb_t *p, bench_lib_t lib, const char *repro,
                           repro, res);
 }
 
-static void run_problem(const void *prb, const char *repro, res_t *res) {
-    run_on(prb, BENCH_LIB_TESSERA, repro, res);
-}
-
-static void run_problem_onednn(const void *prb, const char *repro, res_t *res) {
-    run_on(prb, BENCH_LIB_ONEDNN, repro, res);
-}
-
 /* ------------------------------------------------------------------------ */
 /* The loop (common/opt_driver.h) */
 
@@ -246,7 +239,6 @@ int matmul_bench(int ntokens, char **tokens) {
             .parse_desc = parse_desc,
             .make_prb = make_prb,
             .run = run_problem,
-            .run_onednn = run_problem_onednn,
     };
     return opt_driver_bench(&driver, ntokens, tokens);
 }
