@@ -14,11 +14,10 @@
  * reuses each B value too few times to pay for packing it, so the kernel
  * reads full-width panels of an untransposed B in place (same arithmetic,
  * same results); only the narrower last panel is packed. */
-#include <omp.h>
 
+#include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
 #include "common/utils.h"
-#include "cpu/gemm/gemm_f32.h"
 #include "cpu/gemm/gemm_f32_impl.h"
 #include "cpu/gemm/gemm_partition.h"
 
@@ -204,24 +203,19 @@ static int args_valid(const tsr_gemm_f32_args_t *a) {
  * saves. */
 #define TSR_GEMM_MIN_FMA_PER_THREAD (64 * 1024)
 
-/* One thread's share, with its own slice of scratch (or its own buffer). */
-static tsr_status_t run_share(const tsr_gemm_f32_args_t *args,
-                              const tsr_gemm_f32_kernel_t *kern, int64_t K,
-                              int nthr, int ithr, float *ws, size_t ws_bytes) {
-    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(args->M, args->N, kern->mr,
-                                                   kern->nr, nthr, ithr);
-    if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
-        return tsr_success;
-    float *own = NULL;
-    if (!ws && ws_bytes > 0) {
-        own = tsr_malloc(ws_bytes);
-        if (!own)
-            return tsr_out_of_memory;
-        ws = own;
-    }
-    gemm_rect(args, kern, K, r, ws);
-    tsr_free(own);
-    return tsr_success;
+typedef struct {
+    const tsr_gemm_f32_args_t *args;
+    const tsr_gemm_f32_kernel_t *kern;
+    int64_t K;
+} call_t;
+
+/* One thread's share (tsr_gemm_share_fn). */
+static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
+    const call_t *c = ctx;
+    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(
+            c->args->M, c->args->N, c->kern->mr, c->kern->nr, nthr, ithr);
+    if (r.m_begin < r.m_end && r.n_begin < r.n_end)
+        gemm_rect(c->args, c->kern, c->K, r, ws);
 }
 
 tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
@@ -233,53 +227,16 @@ tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args) {
     const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
     /* alpha == 0 needs no product: A and B are not read at all. */
     const int64_t K = args->alpha == 0.f ? 0 : args->K;
-    const size_t ws_bytes = thread_scratch_bytes(kern, args->M, args->N, K);
-    void *scratch = args->scratch;
-
-    if (args->team_nthr > 0) {
-        /* Judged for the whole team so all its threads agree. */
-        if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
-            return tsr_invalid_arguments;
-        return run_share(args, kern, K, args->team_nthr, args->team_ithr,
-                         (float *)tsr_gemm_thread_slice(scratch, ws_bytes,
-                                                        args->team_ithr),
-                         ws_bytes);
-    }
-
-    const double fmas =
-            (double)args->M * (double)args->N * (double)TSR_MAX(K, 1);
-    int nthr = omp_in_parallel() ? 1 : omp_get_max_threads();
-    if (fmas / TSR_GEMM_MIN_FMA_PER_THREAD < nthr)
-        nthr = TSR_MAX(1, (int)(fmas / TSR_GEMM_MIN_FMA_PER_THREAD));
-    void *own = NULL;
-    if (ws_bytes > 0) {
-        if (scratch) {
-            const size_t fit = args->scratch_size / ws_bytes;
-            if (fit == 0)
-                return tsr_invalid_arguments;
-            nthr = (int)TSR_MIN((size_t)nthr, fit);
-        } else {
-            own = tsr_malloc(ws_bytes * (size_t)nthr);
-            if (!own)
-                return tsr_out_of_memory;
-            scratch = own;
-        }
-    }
-
-    if (nthr == 1) {
-        run_share(args, kern, K, 1, 0,
-                  (float *)tsr_gemm_thread_slice(scratch, ws_bytes, 0),
-                  ws_bytes);
-    } else {
-#pragma omp parallel num_threads(nthr)
-        {
-            const int ithr = omp_get_thread_num();
-            /* The slice is set whenever ws_bytes > 0: this cannot fail. */
-            run_share(args, kern, K, omp_get_num_threads(), ithr,
-                      (float *)tsr_gemm_thread_slice(scratch, ws_bytes, ithr),
-                      ws_bytes);
-        }
-    }
-    tsr_free(own);
-    return tsr_success;
+    const call_t call = {args, kern, K};
+    const tsr_gemm_threads_t t = {
+            &call,
+            run_share,
+            thread_scratch_bytes(kern, args->M, args->N, K),
+            (double)args->M * (double)args->N * (double)TSR_MAX(K, 1),
+            TSR_GEMM_MIN_FMA_PER_THREAD,
+            args->scratch,
+            args->scratch_size,
+            args->team_nthr,
+            args->team_ithr};
+    return tsr_gemm_run_threads(&t);
 }

@@ -1,5 +1,7 @@
 #include "cpu/gemm/gemm_partition.h"
 
+#include <omp.h>
+
 #include "common/utils.h"
 
 int64_t tsr_gemm_balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
@@ -48,4 +50,50 @@ tsr_gemm_rect_t tsr_gemm_thread_rect(int64_t M, int64_t N, int mr, int nr,
     r.n_begin = tb * nr;
     r.n_end = TSR_MIN(te * nr, N);
     return r;
+}
+
+tsr_status_t tsr_gemm_run_threads(const tsr_gemm_threads_t *t) {
+    const size_t ws_bytes = t->ws_bytes;
+    void *scratch = t->scratch, *own = NULL;
+
+    if (t->team_nthr > 0) {
+        /* Judged for the whole team so all its threads agree. */
+        if (scratch && t->scratch_size < ws_bytes * (size_t)t->team_nthr)
+            return tsr_invalid_arguments;
+        void *ws = tsr_gemm_thread_slice(scratch, ws_bytes, t->team_ithr);
+        if (!ws && ws_bytes > 0) {
+            ws = own = tsr_malloc(ws_bytes);
+            if (!own)
+                return tsr_out_of_memory;
+        }
+        t->share(t->ctx, t->team_nthr, t->team_ithr, ws);
+        tsr_free(own);
+        return tsr_success;
+    }
+
+    int nthr = omp_in_parallel() ? 1 : omp_get_max_threads();
+    if (t->work / t->min_work_per_thread < nthr)
+        nthr = TSR_MAX(1, (int)(t->work / t->min_work_per_thread));
+    if (ws_bytes > 0) {
+        if (scratch) {
+            const size_t fit = t->scratch_size / ws_bytes;
+            if (fit == 0)
+                return tsr_invalid_arguments;
+            nthr = (int)TSR_MIN((size_t)nthr, fit);
+        } else {
+            scratch = own = tsr_malloc(ws_bytes * (size_t)nthr);
+            if (!own)
+                return tsr_out_of_memory;
+        }
+    }
+    if (nthr == 1) {
+        t->share(t->ctx, 1, 0, tsr_gemm_thread_slice(scratch, ws_bytes, 0));
+    } else {
+#pragma omp parallel num_threads(nthr)
+        t->share(
+                t->ctx, omp_get_num_threads(), omp_get_thread_num(),
+                tsr_gemm_thread_slice(scratch, ws_bytes, omp_get_thread_num()));
+    }
+    tsr_free(own);
+    return tsr_success;
 }

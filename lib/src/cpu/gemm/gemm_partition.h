@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tessera.h"
+
 /* Splits `len` into the fewest blocks of at most `max_blk`, of equal size
  * rounded up to `unit`. */
 int64_t tsr_gemm_balanced_block(int64_t len, int64_t max_blk, int64_t unit);
@@ -32,5 +34,30 @@ static inline void *tsr_gemm_thread_slice(void *scratch, size_t ws_bytes,
         return NULL;
     return (char *)scratch + ws_bytes * (size_t)ithr;
 }
+
+/* How a GEMM call spreads over threads: `share` computes thread ithr's
+ * part of nthr (its tsr_gemm_thread_rect) with `ws`, its own ws_bytes of
+ * working memory (NULL only when ws_bytes is 0). */
+typedef void (*tsr_gemm_share_fn)(const void *ctx, int nthr, int ithr,
+                                  void *ws);
+typedef struct {
+    const void *ctx;
+    tsr_gemm_share_fn share;
+    size_t ws_bytes;
+    /* Products of the call, and the fewest per thread worth a thread. */
+    double work, min_work_per_thread;
+    /* The caller's scratch and team, as in the engines' arguments. */
+    void *scratch;
+    size_t scratch_size;
+    int team_nthr, team_ithr;
+} tsr_gemm_threads_t;
+
+/* Runs the shares: in the caller's team (team_nthr > 0) this thread's
+ * one, else all of them in an OpenMP region (one thread inside an active
+ * region, fewer when the work or the scratch is small). Working memory
+ * comes from scratch, cut in ws_bytes slices, or is allocated when scratch
+ * is NULL. tsr_invalid_arguments when scratch cannot hold one slice (for a
+ * team: all of its slices), tsr_out_of_memory when allocation fails. */
+tsr_status_t tsr_gemm_run_threads(const tsr_gemm_threads_t *t);
 
 #endif

@@ -21,12 +21,11 @@
  * Threads own disjoint rectangles of C and pack privately: no barrier, and
  * a team of the caller's threads can share one call. Integer sums are
  * exact, so the blocking never changes a result. */
-#include <omp.h>
 
+#include "cpu/gemm/gemm_s8.h"
 #include "common/isa.h"
 #include "common/utils.h"
 #include "cpu/gemm/gemm_partition.h"
-#include "cpu/gemm/gemm_s8.h"
 #include "cpu/gemm/gemm_s8_impl.h"
 
 /* Blocking for 32 KiB L1d and 512 KiB L2 per core: the kc x nr B
@@ -302,27 +301,23 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
  * saves. */
 #define TSR_GEMM_S8_MIN_MACS_PER_THREAD (128 * 1024)
 
-/* One thread's share, with its own slice of scratch (or its own buffer). */
-static tsr_status_t run_share(const tsr_gemm_s8_args_t *args,
-                              const tsr_gemm_s8_kernel_t *kern,
-                              thread_layout_t l, int nthr, int ithr, char *ws) {
-    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(args->M, args->N, kern->mr,
-                                                   kern->nr, nthr, ithr);
+typedef struct {
+    const tsr_gemm_s8_args_t *args;
+    const tsr_gemm_s8_kernel_t *kern;
+    thread_layout_t l;
+} call_t;
+
+/* One thread's share (tsr_gemm_share_fn). */
+static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
+    const call_t *c = ctx;
+    const tsr_gemm_rect_t r = tsr_gemm_thread_rect(
+            c->args->M, c->args->N, c->kern->mr, c->kern->nr, nthr, ithr);
     if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
-        return tsr_success;
-    char *own = NULL;
-    if (!ws) {
-        own = tsr_malloc(layout_bytes(l));
-        if (!own)
-            return tsr_out_of_memory;
-        ws = own;
-    }
-    if (use_small_m(args, kern))
-        small_m_rect(args, kern, r, l, ws);
+        return;
+    if (use_small_m(c->args, c->kern))
+        small_m_rect(c->args, c->kern, r, c->l, ws);
     else
-        gemm_rect(args, kern, r, l, ws);
-    tsr_free(own);
-    return tsr_success;
+        gemm_rect(c->args, c->kern, r, c->l, ws);
 }
 
 tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
@@ -332,50 +327,18 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         return tsr_success;
 
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
-    const thread_layout_t l =
-            thread_layout(kern, args->M, args->N, args->K, args->C == NULL);
-    const size_t ws_bytes = layout_bytes(l);
-    void *scratch = args->scratch;
-
-    if (args->team_nthr > 0) {
-        /* Judged for the whole team so all its threads agree. */
-        if (scratch && args->scratch_size < ws_bytes * (size_t)args->team_nthr)
-            return tsr_invalid_arguments;
-        return run_share(args, kern, l, args->team_nthr, args->team_ithr,
-                         (char *)tsr_gemm_thread_slice(scratch, ws_bytes,
-                                                       args->team_ithr));
-    }
-
-    const double macs =
-            (double)args->M * (double)args->N * (double)TSR_MAX(args->K, 1);
-    int nthr = omp_in_parallel() ? 1 : omp_get_max_threads();
-    if (macs / TSR_GEMM_S8_MIN_MACS_PER_THREAD < nthr)
-        nthr = TSR_MAX(1, (int)(macs / TSR_GEMM_S8_MIN_MACS_PER_THREAD));
-    void *own = NULL;
-    if (scratch) {
-        const size_t fit = args->scratch_size / ws_bytes;
-        if (fit == 0)
-            return tsr_invalid_arguments;
-        nthr = (int)TSR_MIN((size_t)nthr, fit);
-    } else {
-        own = tsr_malloc(ws_bytes * (size_t)nthr);
-        if (!own)
-            return tsr_out_of_memory;
-        scratch = own;
-    }
-
-    if (nthr == 1) {
-        run_share(args, kern, l, 1, 0,
-                  (char *)tsr_gemm_thread_slice(scratch, ws_bytes, 0));
-    } else {
-#pragma omp parallel num_threads(nthr)
-        {
-            const int ithr = omp_get_thread_num();
-            /* Every thread has its slice: this cannot fail. */
-            run_share(args, kern, l, omp_get_num_threads(), ithr,
-                      (char *)tsr_gemm_thread_slice(scratch, ws_bytes, ithr));
-        }
-    }
-    tsr_free(own);
-    return tsr_success;
+    const call_t call = {
+            args, kern,
+            thread_layout(kern, args->M, args->N, args->K, args->C == NULL)};
+    const tsr_gemm_threads_t t = {&call,
+                                  run_share,
+                                  layout_bytes(call.l),
+                                  (double)args->M * (double)args->N *
+                                          (double)TSR_MAX(args->K, 1),
+                                  TSR_GEMM_S8_MIN_MACS_PER_THREAD,
+                                  args->scratch,
+                                  args->scratch_size,
+                                  args->team_nthr,
+                                  args->team_ithr};
+    return tsr_gemm_run_threads(&t);
 }
