@@ -111,6 +111,14 @@ tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
 
 /* Layout helpers (gemm_conv_layout.c). */
 
+/* Strides and origins of the (plain, resolved) src and dst; 0 when the
+ * dst spatial points are not equally spaced (the GEMM's rows must be). */
+int gemm_conv_data_init(gemm_conv_conf_t *cf, const tsr_memory_desc_t *src,
+                        const tsr_memory_desc_t *dst);
+
+/* A bias left "any" becomes dense 1D, in its own data type. */
+tsr_status_t gemm_conv_resolve_bias(tsr_memory_desc_t *bia);
+
 /* The epilogue of the pd's resolved dst and bias, with ep_identity,
  * ep_bias_only and ep_uniform_sp. */
 tsr_status_t gemm_conv_epilogue_init(const struct tsr_primitive_desc *pd,

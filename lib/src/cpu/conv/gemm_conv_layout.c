@@ -200,3 +200,20 @@ tsr_status_t gemm_conv_epilogue_init(const struct tsr_primitive_desc *pd,
         cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
     return tsr_success;
 }
+
+int gemm_conv_data_init(gemm_conv_conf_t *cf, const tsr_memory_desc_t *src,
+                        const tsr_memory_desc_t *dst) {
+    gemm_conv_data_strides(src, cf->src_s);
+    gemm_conv_data_strides(dst, cf->dst_s);
+    cf->src_off0 = src->offset0;
+    cf->dst_off0 = dst->offset0;
+    return gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW);
+}
+
+tsr_status_t gemm_conv_resolve_bias(tsr_memory_desc_t *bia) {
+    if (!md_is_any(bia))
+        return tsr_success;
+    const int order[1] = {0};
+    return md_init_blocked(bia, 1, bia->dims, bia->data_type, order, 0, NULL,
+                           NULL);
+}

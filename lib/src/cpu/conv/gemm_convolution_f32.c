@@ -64,11 +64,7 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     if (!gemm_conv_md_is_plain(src, tsr_f32) ||
         !gemm_conv_md_is_plain(dst, tsr_f32))
         return tsr_unimplemented;
-    gemm_conv_data_strides(src, cf->src_s);
-    gemm_conv_data_strides(dst, cf->dst_s);
-    cf->src_off0 = src->offset0;
-    cf->dst_off0 = dst->offset0;
-    if (!gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
+    if (!gemm_conv_data_init(cf, src, dst))
         return tsr_unimplemented;
     if (cf->dst_s[CONV_C] == 1 || cf->sh.OCg * cf->sh.G == 1)
         cf->dst_cl = 1;
@@ -84,12 +80,8 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
         !gemm_conv_md_is_plain(wei, tsr_f32) ||
         !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
-    if (conv_with_bias(pd) && md_is_any(bia)) {
-        const int order[1] = {0};
-        if (md_init_blocked(bia, 1, bia->dims, tsr_f32, order, 0, NULL, NULL) !=
-            tsr_success)
-            return tsr_unimplemented;
-    }
+    if (conv_with_bias(pd) && gemm_conv_resolve_bias(bia) != tsr_success)
+        return tsr_unimplemented;
 
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);

@@ -111,20 +111,12 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         !gemm_conv_md_is_plain(wei, tsr_s8) ||
         !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
-    gemm_conv_data_strides(src, cf->src_s);
-    gemm_conv_data_strides(dst, cf->dst_s);
-    cf->src_off0 = src->offset0;
-    cf->dst_off0 = dst->offset0;
     /* The epilogue stores rows of the tile at a fixed distance. */
-    if (!gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW))
+    if (!gemm_conv_data_init(cf, src, dst))
         return tsr_unimplemented;
     cf->dst_sp_step = cf->dst_s[CONV_W];
-    if (with_bias && md_is_any(bia)) {
-        const int order[1] = {0};
-        if (md_init_blocked(bia, 1, bia->dims, bia->data_type, order, 0, NULL,
-                            NULL) != tsr_success)
-            return tsr_unimplemented;
-    }
+    if (with_bias && gemm_conv_resolve_bias(bia) != tsr_success)
+        return tsr_unimplemented;
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);
 
