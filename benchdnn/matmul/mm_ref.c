@@ -15,23 +15,9 @@
 #include "common/dnn_mem.h"
 #include "matmul/mm_task.h"
 
-static const int64_t *arg_dims(const mm_task_t *t, int qarg, int *ndims) {
-    switch (qarg) {
-    case QARG_SRC:
-        *ndims = t->src_ndims;
-        return t->src_dims;
-    case QARG_WEI:
-        *ndims = t->wei_ndims;
-        return t->wei_dims;
-    default:
-        *ndims = t->dst_ndims;
-        return t->dst_dims;
-    }
-}
-
 int mm_task_q_mask(const mm_task_t *t, bench_policy_t policy, int qarg) {
     int ndims;
-    arg_dims(t, qarg, &ndims);
+    mm_task_arg(t, qarg, &ndims, NULL);
     return attr_policy_mask(policy, (bench_qarg_t)qarg, ndims, t->wei_oc_mask);
 }
 
@@ -52,7 +38,7 @@ static int64_t nelems(int ndims, const int64_t *dims) {
 /* A copy of src or weights with its zero points subtracted. */
 static double *shifted_copy(const mm_task_t *t, int qarg, const float *data) {
     int ndims;
-    const int64_t *dims = arg_dims(t, qarg, &ndims);
+    const int64_t *dims = mm_task_arg(t, qarg, &ndims, NULL);
     const int64_t n = nelems(ndims, dims);
     double *out = malloc(sizeof(double) * (size_t)n);
     if (!out)
@@ -73,7 +59,7 @@ static double *shifted_copy(const mm_task_t *t, int qarg, const float *data) {
 /* Scale or zero-point value of argument `qarg` at its point `pos`. */
 static float scale_at(const mm_task_t *t, int qarg, const int64_t *pos) {
     int ndims;
-    const int64_t *dims = arg_dims(t, qarg, &ndims);
+    const int64_t *dims = mm_task_arg(t, qarg, &ndims, NULL);
     const bench_scale_t *s = &t->attr->scales[qarg];
     return attr_scale_value(s,
                             attr_mask_index(mm_task_q_mask(t, s->policy, qarg),

@@ -50,7 +50,30 @@ typedef struct {
     int64_t mb;
 } mm_task_t;
 
+/* The operands, numbered as the quantization arguments (QARG_*). */
 enum { MM_SRC = 0, MM_WEI = 1, MM_DST = 2 };
+
+/* Dims of operand `which` (MM_*), its rank in *ndims and, when dt is not
+ * NULL, its data type in *dt. */
+static inline const int64_t *mm_task_arg(const mm_task_t *t, int which,
+                                         int *ndims, tsr_data_type_t *dt) {
+    if (which == MM_SRC) {
+        *ndims = t->src_ndims;
+        if (dt)
+            *dt = t->cfg.src;
+        return t->src_dims;
+    }
+    if (which == MM_WEI) {
+        *ndims = t->wei_ndims;
+        if (dt)
+            *dt = t->cfg.wei;
+        return t->wei_dims;
+    }
+    *ndims = t->dst_ndims;
+    if (dt)
+        *dt = t->cfg.dst;
+    return t->dst_dims;
+}
 
 /* Option validators shared by the matmul and inner product drivers:
  * --dt/--cfg values, data type names (--bia-dt) and layout tags (a tag

@@ -15,15 +15,9 @@ static const char *const arg_names[3] = {"src", "wei", "dst"};
  * else by tag. */
 static int init_md(const mm_task_t *t, int which, dnnl_memory_desc_t *md,
                    res_t *res) {
-    const int ndims = which == MM_SRC   ? t->src_ndims
-                      : which == MM_WEI ? t->wei_ndims
-                                        : t->dst_ndims;
-    const int64_t *dims = which == MM_SRC   ? t->src_dims
-                          : which == MM_WEI ? t->wei_dims
-                                            : t->dst_dims;
-    const tsr_data_type_t dt = which == MM_SRC   ? t->cfg.src
-                               : which == MM_WEI ? t->cfg.wei
-                                                 : t->cfg.dst;
+    int ndims;
+    tsr_data_type_t dt;
+    const int64_t *dims = mm_task_arg(t, which, &ndims, &dt);
     if (!t->has_strides[which])
         return onednn_run_md_init(md, ndims, dims, dt, t->tag[which], res);
     dnnl_dims_t d, strides;
