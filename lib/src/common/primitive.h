@@ -85,7 +85,9 @@ struct tsr_primitive_desc {
 typedef struct tsr_exec_ctx {
     int nargs;
     tsr_exec_arg_t args[TSR_MAX_EXEC_ARGS];
-    void *scratchpad; /* scratchpad_size bytes, 64-byte aligned, or NULL */
+    /* scratchpad_size bytes, 64-byte aligned; never NULL when the pd booked
+     * any (execution refuses a missing user scratchpad), else NULL. */
+    void *scratchpad;
 } tsr_exec_ctx_t;
 
 /* The memory passed for `arg`, or NULL. */

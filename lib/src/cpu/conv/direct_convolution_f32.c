@@ -573,13 +573,6 @@ static tsr_status_t direct_execute(const struct tsr_primitive_desc *pd,
     const direct_conv_conf_t *cf = pd->impl_data;
     const conv_sizes_t *s = &cf->sh;
     float *scratch = ctx->scratchpad;
-    void *own = NULL;
-    if (!scratch) {
-        own = tsr_malloc(pd->scratchpad_size);
-        if (!own)
-            return tsr_out_of_memory;
-        scratch = own;
-    }
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
     const exec_t e = {cf,
@@ -617,7 +610,6 @@ static tsr_status_t direct_execute(const struct tsr_primitive_desc *pd,
                 store_row(&e, n, g, vg, od, oh0 + r, buf + r * cf->row_floats);
         }
     }
-    tsr_free(own);
     return tsr_success;
 }
 

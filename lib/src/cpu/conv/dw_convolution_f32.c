@@ -433,13 +433,6 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
     const dw_conv_conf_t *cf = pd->impl_data;
     const conv_sizes_t *sh = &cf->sh;
     char *scratch = ctx->scratchpad;
-    void *own = NULL;
-    if (!scratch && pd->scratchpad_size) {
-        own = tsr_malloc(pd->scratchpad_size);
-        if (!own)
-            return tsr_out_of_memory;
-        scratch = own;
-    }
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
     exec_t e;
@@ -500,7 +493,6 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
             run_row(&e, &tb, n, od, oh, c0, TSR_MIN(cf->chunk_c, cf->C - c0));
         }
     }
-    tsr_free(own);
     return tsr_success;
 }
 

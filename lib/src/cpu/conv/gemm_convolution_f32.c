@@ -293,13 +293,6 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                                       const tsr_exec_ctx_t *ctx) {
     const gemm_conv_conf_t *cf = pd->impl_data;
     char *scratch = ctx->scratchpad;
-    void *own = NULL;
-    if (!scratch && pd->scratchpad_size) {
-        own = tsr_malloc(pd->scratchpad_size);
-        if (!own)
-            return tsr_out_of_memory;
-        scratch = own;
-    }
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
     const exec_t e = {cf,
@@ -308,9 +301,7 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                       tsr_ctx_data(ctx, TSR_ARG_DST),
                       &rt,
                       scratch};
-    const tsr_status_t st = gemm_conv_run_items(cf, run_item, &e);
-    tsr_free(own);
-    return st;
+    return gemm_conv_run_items(cf, run_item, &e);
 }
 
 const tsr_impl_t tsr_gemm_convolution_f32_fwd_impl = {

@@ -437,13 +437,6 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     const s8_conf_t *sc = pd->impl_data;
     const gemm_conv_conf_t *cf = &sc->cf;
     char *scratch = ctx->scratchpad;
-    void *own = NULL;
-    if (!scratch && pd->scratchpad_size) {
-        own = tsr_malloc(pd->scratchpad_size);
-        if (!own)
-            return tsr_out_of_memory;
-        scratch = own;
-    }
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
     exec_t e = {sc,
@@ -457,9 +450,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
                 NULL};
     setup_src_zp(sc, ctx, scratch, &e);
     e.slices = scratch + sc->shared_bytes;
-    const tsr_status_t st = gemm_conv_run_items(cf, run_item, &e);
-    tsr_free(own);
-    return st;
+    return gemm_conv_run_items(cf, run_item, &e);
 }
 
 const tsr_impl_t tsr_gemm_convolution_s8_fwd_impl = {
