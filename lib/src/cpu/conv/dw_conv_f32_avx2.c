@@ -68,6 +68,34 @@ static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
     return (const float *)((const char *)p + bytes);
 }
 
+/* Stores the ur x nv accumulators of a block at output point ow (bias
+ * added first when the row has one); channel vectors dcv apart. */
+static ALWAYS_INLINE void store_points(const row_t *rw, const cvec_t *cv,
+                                       __m256 *acc, const int nv,
+                                       const int masked, __m256i mask,
+                                       tsr_dim_t ow, const int ur,
+                                       tsr_dim_t dcv) {
+    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        const int m = masked && v == nv - 1;
+        if (rw->bias) {
+            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
+            UNROLL
+            for (int u = 0; u < ur; u++)
+                acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
+        }
+        UNROLL
+        for (int u = 0; u < ur; u++) {
+            float *d = d0 + u * rw->dst_sw + v * dcv;
+            if (m)
+                _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
+            else
+                _mm256_storeu_ps(d, acc[u * nv + v]);
+        }
+    }
+}
+
 /* `ur` points from ow (relative to ow0), `nv` channel vectors (the last
  * masked when `masked`); `cl`: channel vectors DW_VLEN apart. KW_RANGE
  * blocks (ur 1) take the kw taps [kw_lo, kw_hi) of every row. */
@@ -116,26 +144,8 @@ static ALWAYS_INLINE void points(const row_t *rw, const cvec_t *cv,
             }
         }
     }
-    const tsr_dim_t dcv = cl ? DW_VLEN : rw->dst_cv;
-    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
-    UNROLL
-    for (int v = 0; v < nv; v++) {
-        const int m = masked && v == nv - 1;
-        if (rw->bias) {
-            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
-            UNROLL
-            for (int u = 0; u < ur; u++)
-                acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
-        }
-        UNROLL
-        for (int u = 0; u < ur; u++) {
-            float *d = d0 + u * rw->dst_sw + v * dcv;
-            if (m)
-                _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
-            else
-                _mm256_storeu_ps(d, acc[u * nv + v]);
-        }
-    }
+    store_points(rw, cv, acc, nv, masked, mask, ow, ur,
+                 cl ? DW_VLEN : rw->dst_cv);
 }
 
 /* Vectors j .. j + nv of the group. */
@@ -299,25 +309,7 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
             }
         }
     }
-    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
-    UNROLL
-    for (int v = 0; v < nv; v++) {
-        const int m = masked && v == nv - 1;
-        if (rw->bias) {
-            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
-            UNROLL
-            for (int u = 0; u < ur; u++)
-                acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
-        }
-        UNROLL
-        for (int u = 0; u < ur; u++) {
-            float *d = d0 + u * rw->dst_sw + v * DW_VLEN;
-            if (m)
-                _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
-            else
-                _mm256_storeu_ps(d, acc[u * nv + v]);
-        }
-    }
+    store_points(rw, cv, acc, nv, masked, mask, ow, ur, DW_VLEN);
 }
 
 static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
