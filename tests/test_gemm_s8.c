@@ -2,7 +2,8 @@
  * 2^32 as the contract says): every M/N/K tail around the kernel tile and
  * the cache blocks, u8 and s8 A, both transpositions, padded leading
  * dimensions, column offsets, extreme values (255 x 127, -128 x -128,
- * mixed signs over long K, a sum that wraps), the few-rows path (M <= 4,
+ * mixed signs over long K, a sum that wraps), narrow B (the AVX2 quad
+ * kernel's domain) up to its edge and one past it, the few-rows path (M <= 4,
  * B as stored), the epilogue callback with the caller's C and with C in
  * scratch, user scratch, thread teams, the column-sum helper and argument
  * checks. Whichever kernel the CPU (capped
@@ -19,7 +20,21 @@
 /* Value in the padding of C (columns ldc > N): must survive. */
 #define C_PAD_SENTINEL 0x5a5a5a5a
 
-typedef enum { fill_random, fill_max, fill_min, fill_extreme } fill_t;
+/* narrow: B in [-64, 64], so every pair of adjacent K values of a column
+ * has |b0| + |b1| <= 128 (the AVX2 quad kernel's precondition);
+ * narrow_edge: every such pair sums to exactly 128 in magnitude, A at its
+ * maximum (the largest pair sums that kernel must not saturate);
+ * one_wide: narrow_edge with one pair of 129 (that B block goes to the
+ * fallback kernel). */
+typedef enum {
+    fill_random,
+    fill_max,
+    fill_min,
+    fill_extreme,
+    fill_narrow,
+    fill_narrow_edge,
+    fill_one_wide,
+} fill_t;
 
 typedef struct {
     int transa, transb;
@@ -62,6 +77,10 @@ static uint8_t a_value(tsr_data_type_t dt, fill_t f) {
     case fill_extreme:
         v = rng() % 2 ? hi : lo;
         break;
+    case fill_narrow_edge:
+    case fill_one_wide:
+        v = hi;
+        break;
     default:
         v = u8 ? (int)(rng() % 256) : (int)(rng() % 256) - 128;
     }
@@ -75,6 +94,8 @@ static int8_t b_value(fill_t f) {
         return -128;
     case fill_extreme:
         return rng() % 2 ? 127 : -128;
+    case fill_narrow:
+        return (int8_t)((int)(rng() % 129) - 64);
     default:
         return (int8_t)((int)(rng() % 256) - 128);
     }
@@ -86,6 +107,28 @@ static int32_t a_at(const buffers_t *b, int64_t m, int64_t k) {
 }
 static int32_t b_at(const buffers_t *b, int64_t k, int64_t n) {
     return b->p.transb ? b->B[n * b->ldb + k] : b->B[k * b->ldb + n];
+}
+
+static int8_t *b_ptr(const buffers_t *b, int64_t k, int64_t n) {
+    return b->p.transb ? &b->B[n * b->ldb + k] : &b->B[k * b->ldb + n];
+}
+
+/* The pairs of fill_narrow_edge: |b0| + |b1| == 128 with random signs
+ * (b0 == 0 gives b1 == -128); fill_one_wide then makes one pair 65, 64. */
+static void set_edge_pairs(buffers_t *b) {
+    const problem_t *p = &b->p;
+    for (int64_t n = 0; n < p->N; ++n)
+        for (int64_t k = 0; k + 1 < p->K; k += 2) {
+            const int v = (int)(rng() % 256) - 128;
+            const int w = 128 - (v < 0 ? -v : v);
+            *b_ptr(b, k, n) = (int8_t)v;
+            *b_ptr(b, k + 1, n) = (int8_t)(w == 128 || rng() % 2 ? -w : w);
+        }
+    if (p->fill == fill_one_wide && p->K >= 2) {
+        const int64_t k = (p->K / 2) & ~(int64_t)1;
+        *b_ptr(b, k, p->N - 1) = 65;
+        *b_ptr(b, k + 1, p->N - 1) = 64;
+    }
 }
 
 static buffers_t make_buffers(const problem_t *p) {
@@ -103,6 +146,8 @@ static buffers_t make_buffers(const problem_t *p) {
         b.A[i] = a_value(p->a_dt, p->fill);
     for (int64_t i = 0; i < b_rows * b.ldb; ++i)
         b.B[i] = b_value(p->fill);
+    if (p->fill == fill_narrow_edge || p->fill == fill_one_wide)
+        set_edge_pairs(&b);
     for (int64_t n = 0; n < p->N; ++n)
         b.offset[n] = (int32_t)(rng() % 2000001) - 1000000;
     for (int64_t m = 0; m < p->M; ++m)
@@ -238,7 +283,7 @@ static void run_problem(const problem_t *p) {
 }
 
 /* Every M/N/K around the tile and the K group, all layouts and types. */
-static void test_tails(const tsr_gemm_s8_kernel_t *kern) {
+static void test_tails(const tsr_gemm_s8_kernel_t *kern, fill_t fill) {
     static const int64_t ks[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 17};
     for (int t = 0; t < 8; ++t)
         for (int64_t M = 1; M <= 2 * kern->mr + 1; ++M)
@@ -254,14 +299,14 @@ static void test_tails(const tsr_gemm_s8_kernel_t *kern) {
                                          (N + ks[ki]) % 2,
                                          M % 2,
                                          (int)((M + N + ks[ki]) % 2),
-                                         fill_random};
+                                         fill};
                     run_problem(&p);
                 }
 }
 
 /* Sizes across the cache blocks (mc, kc and the K-dependent nc, which is
  * the kernel's nc for short K). */
-static void test_blocks(const tsr_gemm_s8_kernel_t *kern) {
+static void test_blocks(const tsr_gemm_s8_kernel_t *kern, fill_t fill) {
     const int64_t mc = kern->mc, kc = kern->kc;
     const int64_t dims[][3] = {
             {mc - 1, 40, kc - 1},
@@ -280,7 +325,7 @@ static void test_blocks(const tsr_gemm_s8_kernel_t *kern) {
                     t & 1,      (t >> 1) & 1, t & 4 ? tsr_s8 : tsr_u8,
                     dims[i][0], dims[i][1],   dims[i][2],
                     t % 3,      t % 2,        (t + 1) % 3,
-                    t % 2,      fill_random};
+                    t % 2,      fill};
             run_problem(&p);
         }
 }
@@ -452,6 +497,62 @@ static void test_invalid(void) {
     free_buffers(&b);
 }
 
+/* Pair sums at the largest magnitude the quad kernel may take (128) and
+ * one past it, across cache blocks, every transposition and A type: with
+ * one wide pair its B block runs on the fallback, the others do not. */
+static void test_narrow_edges(const tsr_gemm_s8_kernel_t *kern) {
+    const int64_t dims[][3] = {
+            {kern->mr + 1, kern->nr + 3, 2 * kern->kc + 6},
+            {2 * kern->mc + 5, 2 * kern->nc + 37, 70},
+            {3, 2 * kern->nr + 1, 4097},
+    };
+    static const fill_t fills[] = {fill_narrow_edge, fill_one_wide};
+    for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
+        for (size_t f = 0; f < 2; ++f)
+            for (int t = 0; t < 8; ++t) {
+                const problem_t p = {t & 1,
+                                     (t >> 1) & 1,
+                                     t & 4 ? tsr_s8 : tsr_u8,
+                                     dims[i][0],
+                                     dims[i][1],
+                                     dims[i][2],
+                                     1,
+                                     0,
+                                     2,
+                                     t % 2,
+                                     fills[f]};
+                run_problem(&p);
+            }
+}
+
+/* The precondition check of a kernel that has one, on packed bytes: pairs
+ * (2i, 2i + 1) with |b0| + |b1| <= 128 pass, one pair over fails it,
+ * wherever it sits (vector blocks and the tail). */
+static void test_b_fits(const tsr_gemm_s8_kernel_t *kern) {
+    if (!kern->b_fits)
+        return;
+    enum { bytes = 1000 };
+    int8_t b[bytes];
+    for (int i = 0; i < bytes; i += 2) {
+        static const int8_t edge[][2] = {{-128, 0},  {0, -128}, {64, -64},
+                                         {-64, -64}, {127, 1},  {-1, -127},
+                                         {100, 28},  {0, 0}};
+        b[i] = edge[(i / 2) % 8][0];
+        b[i + 1] = edge[(i / 2) % 8][1];
+    }
+    CHECK(kern->b_fits(b, bytes) == 1);
+    static const int at[] = {0, 254, 256, 510, 998};
+    static const int8_t over[][2] = {{-128, 1}, {-128, -1}, {65, 64}, {127, 2}};
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); ++i)
+        for (size_t v = 0; v < sizeof(over) / sizeof(over[0]); ++v) {
+            int8_t c[bytes];
+            memcpy(c, b, sizeof(c));
+            c[at[i]] = over[v][0];
+            c[at[i] + 1] = over[v][1];
+            CHECK(kern->b_fits(c, bytes) == 0);
+        }
+}
+
 int main(void) {
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
     printf("kernel %s (%dx%d, mc %lld kc %lld)\n", tsr_gemm_s8_kernel_name(),
@@ -459,8 +560,12 @@ int main(void) {
     CHECK(strcmp(kern->name, tsr_gemm_s8_kernel_name()) == 0);
     test_col_sums();
     test_invalid();
-    test_tails(kern);
-    test_blocks(kern);
+    test_b_fits(kern);
+    test_tails(kern, fill_random);
+    test_tails(kern, fill_narrow);
+    test_blocks(kern, fill_random);
+    test_blocks(kern, fill_narrow);
+    test_narrow_edges(kern);
     test_extremes(kern);
     test_threads();
     return check_failures() != 0;

@@ -30,17 +30,33 @@
 
 /* Blocking for 32 KiB L1d and 512 KiB L2 per core: the kc x nr B
  * micro-panel (16 KiB as s16) stays in L1 across an A block, the mc x kc A
- * block (96 KiB) in L2 next to the C tile. */
+ * block (96 KiB) in L2 next to the C tile. The AVX2 quad kernel takes the
+ * B blocks that cannot saturate its s16 pair sums, the pair kernel the
+ * rest, block by block. */
+static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
+                                                tsr_cpu_isa_avx2,
+                                                tsr_gemm_s8_layout_s16_pairs,
+                                                6,
+                                                16,
+                                                96,
+                                                512,
+                                                256,
+                                                tsr_gemm_s8_ukr_6x16_avx2,
+                                                tsr_gemm_s8_pack_avx2,
+                                                tsr_gemm_s8_small_m_avx2,
+                                                NULL,
+                                                NULL};
+
 static const tsr_gemm_s8_kernel_t kernels[] = {
         {"avx512_core_vnni:6x32", tsr_cpu_isa_avx512_core_vnni,
          tsr_gemm_s8_layout_u8s8_quads, 6, 32, 96, 1024, 256,
-         tsr_gemm_s8_ukr_6x32_avx512_vnni, tsr_gemm_s8_pack, NULL},
-        {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_s16_pairs, 6, 16, 96,
-         512, 256, tsr_gemm_s8_ukr_6x16_avx2, tsr_gemm_s8_pack_avx2,
-         tsr_gemm_s8_small_m_avx2},
+         tsr_gemm_s8_ukr_6x32_avx512_vnni, tsr_gemm_s8_pack, NULL, NULL, NULL},
+        {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_u8s8_quads, 6, 16,
+         96, 512, 256, tsr_gemm_s8_ukr_6x16_u8s8_avx2, tsr_gemm_s8_pack_avx2,
+         NULL, tsr_gemm_s8_b_narrow_avx2, &avx2_pairs},
         {"generic:4x8", tsr_cpu_isa_generic, tsr_gemm_s8_layout_u8s8_quads,
          TSR_GEMM_S8_REF_MR, TSR_GEMM_S8_REF_NR, 64, 512, 256,
-         tsr_gemm_s8_ukr_ref, tsr_gemm_s8_pack, NULL},
+         tsr_gemm_s8_ukr_ref, tsr_gemm_s8_pack, NULL, NULL, NULL},
 };
 
 /* A packed B block (all of K) is kept within this many bytes: nc shrinks
@@ -81,13 +97,16 @@ void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
         sums[n] = (int32_t)((uint32_t)sums[n] * (uint32_t)multiplier);
 }
 
-/* The largest nc for this K: the packed B block stays within budget. */
+/* The largest nc for this K: the packed B block stays within budget (for
+ * the kernel and its fallback, which packs into the same buffer). */
 static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
     const int g = tsr_gemm_s8_kgroup(kern->layout);
     const int64_t kpad = tsr_rnd_up(TSR_MAX(K, 1), g);
     const int64_t fit = TSR_GEMM_S8_B_BLOCK_BYTES /
                         (kpad * tsr_gemm_s8_elem_bytes(kern->layout));
-    return TSR_MAX(kern->nr, TSR_MIN(kern->nc, fit / kern->nr * kern->nr));
+    const int64_t nc =
+            TSR_MAX(kern->nr, TSR_MIN(kern->nc, fit / kern->nr * kern->nr));
+    return kern->fallback ? TSR_MIN(nc, max_nc(kern->fallback, K)) : nc;
 }
 
 /* One thread's buffers, each 64-byte aligned within its slice. */
@@ -114,6 +133,13 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     l.c_bytes = c_in_scratch
                         ? tsr_rnd_up(mc * nc * (int64_t)sizeof(int32_t), 64)
                         : 0;
+    if (kern->fallback) {
+        /* Room for either kernel's panels. */
+        const thread_layout_t f =
+                thread_layout(kern->fallback, M, N, K, c_in_scratch);
+        l.b_bytes = TSR_MAX(l.b_bytes, f.b_bytes);
+        l.a_bytes = TSR_MAX(l.a_bytes, f.a_bytes);
+    }
     return l;
 }
 
@@ -153,20 +179,38 @@ static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
     return buf;
 }
 
-/* Serial loops over one rectangle of C with the thread's buffers. */
+/* Packs B block [jc, jc + ncur) x all of K for kern, K block after K
+ * block (each kc x ncur_pad, kc a multiple of the group size). Returns the
+ * block's packed bytes. */
+static int64_t pack_b_block(const tsr_gemm_s8_args_t *args,
+                            const tsr_gemm_s8_kernel_t *kern, int64_t jc,
+                            int64_t ncur, int64_t kc, char *pack_b) {
+    const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
+    const int64_t ncur_pad = tsr_rnd_up(ncur, kern->nr);
+    const int64_t b_sx = args->transb ? args->ldb : 1;
+    const int64_t b_sp = args->transb ? 1 : args->ldb;
+    for (int64_t pc = 0; pc < args->K; pc += kc) {
+        const int64_t kcur = TSR_MIN(kc, args->K - pc);
+        kern->pack(kern->layout, 0, 0, args->B + jc * b_sx + pc * b_sp, b_sx,
+                   b_sp, ncur, kcur, kern->nr, pack_b + pc * ncur_pad * esz);
+    }
+    return tsr_rnd_up(args->K, tsr_gemm_s8_kgroup(kern->layout)) * ncur_pad *
+           esz;
+}
+
+/* Serial loops over one rectangle of C with the thread's buffers. The
+ * kernel may change per B block (kern's precondition, else its fallback):
+ * both are exact, so results do not depend on which one ran. */
 static void gemm_rect(const tsr_gemm_s8_args_t *args,
                       const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                       thread_layout_t l, char *ws) {
     const int mr = kern->mr, nr = kern->nr;
-    const int g = tsr_gemm_s8_kgroup(kern->layout);
-    const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
     const int64_t K = args->K;
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
-    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, g);
+    /* A multiple of every group size (2 and 4). */
+    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, 4);
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
-    const int shift_a = kern->layout == tsr_gemm_s8_layout_u8s8_quads &&
-                        args->a_dt == tsr_s8;
     const int a_u8 = args->a_dt == tsr_u8;
 
     char *pack_b = ws;
@@ -177,20 +221,21 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
 
     const int64_t a_sx = args->transa ? 1 : args->lda;
     const int64_t a_sp = args->transa ? args->lda : 1;
-    const int64_t b_sx = args->transb ? args->ldb : 1;
-    const int64_t b_sp = args->transb ? 1 : args->ldb;
     const char *A = args->A;
-    const int8_t *B = args->B;
 
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
         const int64_t ncur_pad = tsr_rnd_up(ncur, nr);
-        /* K blocks of B one after the other, each kcur_pad x ncur_pad. */
-        for (int64_t pc = 0; pc < K; pc += kc) {
-            const int64_t kcur = TSR_MIN(kc, K - pc);
-            kern->pack(kern->layout, 0, 0, B + jc * b_sx + pc * b_sp, b_sx,
-                       b_sp, ncur, kcur, nr, pack_b + pc * ncur_pad * esz);
+        const tsr_gemm_s8_kernel_t *kb = kern;
+        const int64_t b_bytes = pack_b_block(args, kb, jc, ncur, kc, pack_b);
+        if (kb->b_fits && !kb->b_fits((const int8_t *)pack_b, b_bytes)) {
+            kb = kb->fallback;
+            pack_b_block(args, kb, jc, ncur, kc, pack_b);
         }
+        const int g = tsr_gemm_s8_kgroup(kb->layout);
+        const int esz = tsr_gemm_s8_elem_bytes(kb->layout);
+        const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
+                            args->a_dt == tsr_s8;
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
 
         for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -202,9 +247,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 const int64_t kcur = TSR_MIN(kc, K - pc);
                 const int64_t kgroups = tsr_div_up(kcur, g);
                 if (kcur > 0)
-                    kern->pack(kern->layout, 1, a_u8,
-                               A + (ic * a_sx + pc * a_sp), a_sx, a_sp, mcur,
-                               kcur, mr, pack_a);
+                    kb->pack(kb->layout, 1, a_u8, A + (ic * a_sx + pc * a_sp),
+                             a_sx, a_sp, mcur, kcur, mr, pack_a);
                 const char *pb_block = pack_b + pc * ncur_pad * esz;
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
@@ -213,8 +257,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         const char *pa = pack_a + ir * kgroups * g * esz;
-                        kern->ukr(kgroups, pa, pb, pc > 0, col,
-                                  tile + ir * ld + jr, ld, m, n);
+                        kb->ukr(kgroups, pa, pb, pc > 0, col,
+                                tile + ir * ld + jr, ld, m, n);
                     }
                 }
             }
@@ -327,6 +371,8 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         return tsr_success;
 
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    if (kern->fallback && use_small_m(args, kern->fallback))
+        kern = kern->fallback;
     const call_t call = {
             args, kern,
             thread_layout(kern, args->M, args->N, args->K, args->C == NULL)};

@@ -59,10 +59,17 @@ typedef void (*tsr_gemm_s8_small_m_fn)(int64_t k, const void *a,
                                        int32_t *c, int64_t ldc, int64_t m,
                                        int64_t n);
 
+/* 1 when a packed B block (`bytes` bytes) meets a kernel's precondition on
+ * its values. */
+typedef int (*tsr_gemm_s8_b_fits_fn)(const int8_t *packed_b, int64_t bytes);
+
 /* A micro-kernel with its layout, packing and cache blocking: mc is a
  * multiple of mr, nc of nr, kc of the group size. small_m (NULL: none) is
- * its few-rows kernel, on the s16 pair layout with 16 columns per call. */
-typedef struct {
+ * its few-rows kernel, on the s16 pair layout with 16 columns per call.
+ * A kernel with a b_fits precondition runs only on the B blocks that meet
+ * it; the others go to its `fallback` kernel, which has the same mr, nr,
+ * mc, kc and nc and no precondition. */
+typedef struct tsr_gemm_s8_kernel {
     const char *name;
     tsr_cpu_isa_t isa;
     tsr_gemm_s8_layout_t layout;
@@ -71,6 +78,8 @@ typedef struct {
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
+    tsr_gemm_s8_b_fits_fn b_fits;
+    const struct tsr_gemm_s8_kernel *fallback;
 } tsr_gemm_s8_kernel_t;
 
 /* The kernel tsr_gemm_s8 uses on this CPU (per tsr_mayiuse). */
@@ -85,8 +94,8 @@ static inline int tsr_gemm_s8_elem_bytes(tsr_gemm_s8_layout_t layout) {
 }
 
 /* tsr_gemm_s8_pack_fn implementations: portable (every layout), and AVX2
- * (the s16 pair layout's hot cases for widths 6 and 16, deferring to the
- * portable one for the rest). */
+ * (the hot cases for widths 6 and 16, deferring to the portable one for
+ * the rest). */
 void tsr_gemm_s8_pack(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
                       const void *src, int64_t stride_x, int64_t stride_p,
                       int64_t lines, int64_t depth, int width, void *dst);
@@ -100,6 +109,14 @@ void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a, const void *b,
 void tsr_gemm_s8_small_m_avx2(int64_t k, const void *a, const int8_t *b,
                               int64_t ldb, int accumulate, const int32_t *init,
                               int32_t *c, int64_t ldc, int64_t m, int64_t n);
+/* The AVX2 quad kernel (vpmaddubsw) and its precondition: every pair of
+ * adjacent K values of each column has |b0| + |b1| <= 128, so its s16 pair
+ * sums cannot saturate (see its file). */
+void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a,
+                                    const void *b, int accumulate,
+                                    const int32_t *init, int32_t *c,
+                                    int64_t ldc, int64_t m, int64_t n);
+int tsr_gemm_s8_b_narrow_avx2(const int8_t *packed_b, int64_t bytes);
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,
                                       const int32_t *init, int32_t *c,

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cpu/gemm/gemm_s8_impl.h"
+#include "cpu/gemm/ukr/gemm_s8_store_avx2.h"
 
 #define MR 6
 #define NR 16
@@ -57,43 +58,6 @@ static inline __m256i broadcast_pair(const int16_t *a, int i) {
         c51 = _mm256_add_epi32(c51, _mm256_madd_epi16(av, b1));                \
     } while (0)
 
-/* Lane mask with the first `n` (0..8) lanes set, for maskload/maskstore. */
-static inline __m256i lane_mask(int64_t n) {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes);
-}
-
-/* What the row's product is added to: the old C row, the column init, or
- * zero. */
-typedef struct {
-    int accumulate, full;
-    const int32_t *init;
-    __m256i mask0, mask1;
-} row_update_t;
-
-static inline __m256i load8(const int32_t *p, int full, __m256i mask) {
-    return full ? _mm256_loadu_si256((const __m256i *)p)
-                : _mm256_maskload_epi32((const int *)p, mask);
-}
-
-static inline void store8(int32_t *p, __m256i v, int full, __m256i mask) {
-    if (full)
-        _mm256_storeu_si256((__m256i *)p, v);
-    else
-        _mm256_maskstore_epi32((int *)p, mask, v);
-}
-
-static inline void update_row(const row_update_t *u, int32_t *c, __m256i acc0,
-                              __m256i acc1) {
-    const int32_t *base = u->accumulate ? c : u->init;
-    if (base) {
-        acc0 = _mm256_add_epi32(acc0, load8(base, u->full, u->mask0));
-        acc1 = _mm256_add_epi32(acc1, load8(base + 8, u->full, u->mask1));
-    }
-    store8(c, acc0, u->full, u->mask0);
-    store8(c + 8, acc1, u->full, u->mask1);
-}
-
 void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a_, const void *b_,
                                int accumulate, const int32_t *init, int32_t *c,
                                int64_t ldc, int64_t m, int64_t n) {
@@ -112,8 +76,7 @@ void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a_, const void *b_,
     }
 
     /* n >= 1 and m >= 1 always; rows past m are skipped. */
-    const row_update_t u = {accumulate, n == NR, init, lane_mask(n < 8 ? n : 8),
-                            lane_mask(n > 8 ? n - 8 : 0)};
+    const row_update_t u = row_update_init(accumulate, init, n);
     update_row(&u, c, c00, c01);
     if (m > 1)
         update_row(&u, c + ldc, c10, c11);
@@ -167,8 +130,7 @@ void tsr_gemm_s8_small_m_avx2(int64_t k, const void *a_, const int8_t *b,
         }
         a += rows * 2;
     }
-    const row_update_t u = {accumulate, n == NR, init, lane_mask(n < 8 ? n : 8),
-                            lane_mask(n > 8 ? n - 8 : 0)};
+    const row_update_t u = row_update_init(accumulate, init, n);
     for (int64_t i = 0; i < m; ++i)
         update_row(&u, c + i * ldc, acc[i][0], acc[i][1]);
 }

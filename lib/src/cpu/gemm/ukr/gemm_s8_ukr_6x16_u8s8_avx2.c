@@ -1,0 +1,131 @@
+/* AVX2 int8 micro-kernel on the u8 x s8 quad layout: 6 rows x 16 columns
+ * of s32 in 12 ymm accumulators. Per K quad, vpmaddubsw multiplies 32 u8
+ * values of A with 32 s8 values of B and adds adjacent pairs into s16,
+ * vpmaddwd with ones adds those pairs into s32 (the four products of the
+ * quad), vpaddd accumulates: 3 instructions per 32 products, against 4 on
+ * the s16 pair layout.
+ *
+ * vpmaddubsw SATURATES its pair sums to s16. This kernel is only given B
+ * blocks whose every pair of adjacent K values (2i, 2i+1) in each column
+ * has |b0| + |b1| <= 128 ("narrow" B, e.g. 7-bit weights), checked on the
+ * packed block by tsr_gemm_s8_b_narrow_avx2. Then a pair sum is at most
+ * 255 * 128 = 32640 < 32767 in magnitude and never saturates, so results
+ * stay exact; any other block goes to the s16 pair kernel. s8 sources
+ * reach the kernel shifted by +128 (the frame compensates with
+ * -128 * colsum(B)), so A is always in [0, 255]. */
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/gemm/gemm_s8_impl.h"
+#include "cpu/gemm/ukr/gemm_s8_store_avx2.h"
+
+#define MR 6
+#define NR 16
+
+/* The 32-bit word holding the K quad of row `i` of a packed A group. */
+static inline __m256i broadcast_quad(const uint8_t *a, int i) {
+    int32_t v;
+    memcpy(&v, a + 4 * i, sizeof(v));
+    return _mm256_set1_epi32(v);
+}
+
+/* acc += the four-product sums of quad a with the quads of b. The ones of
+ * vpmaddwd are read from memory: a register for them would leave too few
+ * for the 12 accumulators, 2 B vectors, the broadcast and the product, and
+ * the compiler would spill accumulators in the loop instead. */
+static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
+                                const __m256i *ones) {
+    __m256i pairs = _mm256_maddubs_epi16(a, b);
+    __asm__("vpmaddwd %1, %0, %0" : "+x"(pairs) : "m"(*ones));
+    return _mm256_add_epi32(acc, pairs);
+}
+
+/* One K quad: row i of the tile += a quad i . b quads of columns 0..15. */
+#define TSR_UKR_STEP(a, b)                                                     \
+    do {                                                                       \
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)(b));           \
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)((b) + 32));    \
+        __m256i av = broadcast_quad(a, 0);                                     \
+        c00 = dot_quads(c00, av, b0, ones);                                    \
+        c01 = dot_quads(c01, av, b1, ones);                                    \
+        av = broadcast_quad(a, 1);                                             \
+        c10 = dot_quads(c10, av, b0, ones);                                    \
+        c11 = dot_quads(c11, av, b1, ones);                                    \
+        av = broadcast_quad(a, 2);                                             \
+        c20 = dot_quads(c20, av, b0, ones);                                    \
+        c21 = dot_quads(c21, av, b1, ones);                                    \
+        av = broadcast_quad(a, 3);                                             \
+        c30 = dot_quads(c30, av, b0, ones);                                    \
+        c31 = dot_quads(c31, av, b1, ones);                                    \
+        av = broadcast_quad(a, 4);                                             \
+        c40 = dot_quads(c40, av, b0, ones);                                    \
+        c41 = dot_quads(c41, av, b1, ones);                                    \
+        av = broadcast_quad(a, 5);                                             \
+        c50 = dot_quads(c50, av, b0, ones);                                    \
+        c51 = dot_quads(c51, av, b1, ones);                                    \
+    } while (0)
+
+void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
+                                    const void *b_, int accumulate,
+                                    const int32_t *init, int32_t *c,
+                                    int64_t ldc, int64_t m, int64_t n) {
+    const uint8_t *a = a_;
+    const int8_t *b = b_;
+    static const int16_t ones16[16] __attribute__((aligned(32))) = {
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const __m256i *ones = (const __m256i *)ones16;
+    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();
+    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();
+    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();
+    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();
+    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();
+    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();
+
+    for (int64_t p = 0; p < kgroups; ++p) {
+        TSR_UKR_STEP(a, b);
+        a += MR * 4;
+        b += NR * 4;
+    }
+
+    /* n >= 1 and m >= 1 always; rows past m are skipped. */
+    const row_update_t u = row_update_init(accumulate, init, n);
+    update_row(&u, c, c00, c01);
+    if (m > 1)
+        update_row(&u, c + ldc, c10, c11);
+    if (m > 2)
+        update_row(&u, c + 2 * ldc, c20, c21);
+    if (m > 3)
+        update_row(&u, c + 3 * ldc, c30, c31);
+    if (m > 4)
+        update_row(&u, c + 4 * ldc, c40, c41);
+    if (m > 5)
+        update_row(&u, c + 5 * ldc, c50, c51);
+}
+
+int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
+    /* |b| as u8 (|-128| = 128), pair sums via vpmaddubsw with ones (at most
+     * 256, no saturation), compared against 128 a block at a time so a
+     * wide block is rejected early. */
+    const __m256i ones = _mm256_set1_epi8(1);
+    const __m256i limit = _mm256_set1_epi16(128);
+    int64_t i = 0;
+    for (; i + 256 <= bytes; i += 256) {
+        __m256i worst = _mm256_setzero_si256();
+        for (int j = 0; j < 256; j += 32) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(b + i + j));
+            worst = _mm256_max_epi16(
+                    worst, _mm256_maddubs_epi16(_mm256_abs_epi8(v), ones));
+        }
+        if (!_mm256_testz_si256(_mm256_cmpgt_epi16(worst, limit),
+                                _mm256_set1_epi8(-1)))
+            return 0;
+    }
+    /* The tail, pair by pair (bytes is even: packed panels are). */
+    for (; i + 1 < bytes; i += 2) {
+        const int s = abs(b[i]) + abs(b[i + 1]);
+        if (s > 128)
+            return 0;
+    }
+    return 1;
+}
