@@ -8,6 +8,7 @@
  * set of plain, strided and blocked layouts with several data type pairs,
  * the attributes (scales of both kinds, zero points, sum, round modes),
  * saturation, round trips, and the refusals. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -700,6 +701,122 @@ static void test_refusals(void) {
     tsr_memory_destroy(d);
 }
 
+/* Reorders f32 values (small integers, scaled by 1/2 with rounding to
+ * nearest even on the way) into s8 weights `to` that carry compensation
+ * sums, and checks the values and every sum against sums of the s8 values
+ * computed here. */
+static void check_compensation(const tsr_memory_desc_t *from,
+                               const tsr_memory_desc_t *to, int mask_dims) {
+    tsr_primitive_attr_t attr = NULL;
+    tsr_primitive_attr_create(&attr);
+    tsr_primitive_attr_set_scales_mask(attr, TSR_ARG_DST, 0);
+    tsr_primitive_desc_t pd = NULL;
+    if (!CHECK(tsr_reorder_primitive_desc_create(&pd, from, engine, to, engine,
+                                                 attr) == tsr_success)) {
+        tsr_primitive_attr_destroy(attr);
+        return;
+    }
+    tsr_primitive_t prim = NULL;
+    CHECK(tsr_primitive_create(&prim, pd) == tsr_success);
+    tsr_memory_t s = NULL, d = NULL, sc = NULL;
+    tsr_memory_create(&s, from, engine, TSR_MEMORY_ALLOCATE);
+    tsr_memory_create(&d, to, engine, TSR_MEMORY_ALLOCATE);
+    const tsr_dim_t one = 1;
+    tsr_memory_desc_t sc_md;
+    tsr_memory_desc_init_by_tag(&sc_md, 1, &one, tsr_f32, "a");
+    tsr_memory_create(&sc, &sc_md, engine, TSR_MEMORY_ALLOCATE);
+    float *src = NULL, *scale = NULL;
+    int8_t *dst = NULL;
+    tsr_memory_get_data_handle(s, (void **)&src);
+    tsr_memory_get_data_handle(d, (void **)&dst);
+    tsr_memory_get_data_handle(sc, (void **)&scale);
+    *scale = 2.f;
+    const tsr_dim_t n = tsr_memory_desc_nelems(from);
+    tsr_dim_t count = 1;
+    for (int k = 0; k < mask_dims; k++)
+        count *= from->dims[k];
+    int32_t *want = calloc((size_t)count, sizeof(int32_t));
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    for (tsr_dim_t l = 0; l < n; l++) {
+        md_l2pos(from, l, pos);
+        /* 300 saturates, odd values round to even. */
+        const float v = l % 97 == 5 ? 300.f : (float)((int)(l % 41) - 20);
+        src[md_off_v(from, pos)] = v;
+        const float q = rintf(v / 2.f);
+        want[l / (n / count)] += (int32_t)(q > 127.f ? 127.f : q);
+    }
+    const tsr_exec_arg_t args[] = {{TSR_ARG_FROM, s},
+                                   {TSR_ARG_TO, d},
+                                   {TSR_ARG_ATTR_SCALES | TSR_ARG_DST, sc}};
+    CHECK(tsr_primitive_execute(prim, stream, 3, args) == tsr_success);
+    const int32_t *sums =
+            (const int32_t *)((const char *)dst + md_extra_offset(to));
+    CHECK(md_extra_offset(to) % 64 == 0 &&
+          md_extra_offset(to) >= (size_t)md_nelems_padded(to));
+    CHECK(tsr_memory_desc_get_size(to) ==
+          md_extra_offset(to) + (size_t)count * sizeof(int32_t));
+    int bad = 0;
+    for (tsr_dim_t i = 0; i < count; i++)
+        bad += sums[i] != want[i];
+    for (tsr_dim_t l = 0; l < n; l++) {
+        md_l2pos(to, l, pos);
+        const float q = rintf(src[md_off_v(from, pos)] / 2.f);
+        bad += dst[md_off_v(to, pos)] != (int8_t)(q > 127.f ? 127.f : q);
+    }
+    CHECK(bad == 0);
+    free(want);
+    tsr_memory_destroy(s);
+    tsr_memory_destroy(d);
+    tsr_memory_destroy(sc);
+    tsr_primitive_destroy(prim);
+    tsr_primitive_desc_destroy(pd);
+    tsr_primitive_attr_destroy(attr);
+}
+
+/* Weights with compensation sums (extra data): sums per output channel, and
+ * per group and channel, for plain and blocked layouts and every
+ * implementation path; descriptors with extra data the library does not
+ * support are refused. */
+static void test_compensation(void) {
+    const tsr_dim_t dims[4] = {19, 5, 3, 3}, gdims[5] = {3, 8, 4, 3, 1};
+    static const char *const tags[] = {"oihw", "hwio", "OIhw16i16o", "Ohwi16o"};
+    for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+        const tsr_memory_desc_t from = tag_md(4, dims, tsr_f32, "oihw");
+        tsr_memory_desc_t to = tag_md(4, dims, tsr_s8, tags[t]);
+        to.extra.flags = tsr_memory_extra_flag_compensation;
+        to.extra.compensation_mask = 1;
+        check_compensation(&from, &to, 1);
+        /* The same source in the target layout (a copy path). */
+        tsr_memory_desc_t same = to;
+        same.data_type = tsr_f32;
+        memset(&same.extra, 0, sizeof(same.extra));
+        check_compensation(&same, &to, 1);
+        CHECK(!tsr_memory_desc_equal(&same, &to));
+    }
+    const tsr_memory_desc_t gfrom = tag_md(5, gdims, tsr_f32, "goihw");
+    tsr_memory_desc_t gto = tag_md(5, gdims, tsr_s8, "hwigo");
+    gto.extra.flags = tsr_memory_extra_flag_compensation;
+    gto.extra.compensation_mask = 3;
+    check_compensation(&gfrom, &gto, 2);
+
+    tsr_memory_desc_t bad[3];
+    bad[0] = tag_md(4, dims, tsr_f32, "oihw"); /* not s8 */
+    bad[0].extra.flags = tsr_memory_extra_flag_compensation;
+    bad[0].extra.compensation_mask = 1;
+    bad[1] = tag_md(4, dims, tsr_s8, "oihw"); /* mask not leading dims */
+    bad[1].extra.flags = tsr_memory_extra_flag_compensation;
+    bad[1].extra.compensation_mask = 2;
+    bad[2] = tag_md(4, dims, tsr_s8, "oihw"); /* unknown flag */
+    bad[2].extra.flags = 4;
+    const tsr_memory_desc_t from = tag_md(4, dims, tsr_f32, "oihw");
+    for (int i = 0; i < 3; i++) {
+        tsr_primitive_desc_t pd = NULL;
+        CHECK(tsr_reorder_primitive_desc_create(&pd, &from, engine, &bad[i],
+                                                engine,
+                                                NULL) == tsr_invalid_arguments);
+    }
+}
+
 int main(void) {
     if (!CHECK(tsr_engine_create(&engine, tsr_cpu, 0) == tsr_success) ||
         !CHECK(tsr_stream_create(&stream, engine) == tsr_success))
@@ -712,6 +829,7 @@ int main(void) {
     test_round_trips();
     test_dispatch();
     test_refusals();
+    test_compensation();
     tsr_stream_destroy(stream);
     tsr_engine_destroy(engine);
     return check_failures() != 0;

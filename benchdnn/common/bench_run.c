@@ -153,7 +153,8 @@ static int make_filled(bench_run_t *r, tsr_query_t q, bench_data_kind_t kind,
     if (!*values || dnn_mem_create(m, md) != tsr_success)
         return 0;
     fill_int_values(*values, n, fill->lo, fill->hi, fill->density, fill->seed);
-    dnn_mem_from_f32(m, *values);
+    if (dnn_mem_from_f32(m, *values) != tsr_success)
+        return 0;
     dnn_mem_to_f32(m, *values);
     add_arg(r, arg, m);
     return 1;

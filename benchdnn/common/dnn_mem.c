@@ -252,9 +252,42 @@ static void convert_dense(const dnn_mem_t *m, float *f32, int to_f32) {
     }
 }
 
-void dnn_mem_from_f32(dnn_mem_t *m, const float *src) {
+/* Writes the extra data of m (int8 weights with compensation) the way a
+ * user gets it: its values, already in m, go through a library reorder
+ * from a memory without the extra into m, which computes the extra. */
+static tsr_status_t write_extra(dnn_mem_t *m) {
+    dnn_mem_t plain;
+    tsr_memory_desc_t plain_md = m->md;
+    memset(&plain_md.extra, 0, sizeof(plain_md.extra));
+    tsr_status_t st = dnn_mem_create(&plain, &plain_md);
+    if (st != tsr_success)
+        return st;
+    memcpy(plain.data, m->data, tsr_memory_desc_get_size(&plain_md));
+    tsr_primitive_desc_t pd = NULL;
+    tsr_primitive_t prim = NULL;
+    st = tsr_reorder_primitive_desc_create(&pd, &plain_md, bench_engine(),
+                                           &m->md, bench_engine(), NULL);
+    if (st == tsr_success)
+        st = tsr_primitive_create(&prim, pd);
+    if (st == tsr_success) {
+        const tsr_exec_arg_t args[] = {{TSR_ARG_FROM, plain.mem},
+                                       {TSR_ARG_TO, m->mem}};
+        st = tsr_primitive_execute(prim, bench_stream(), 2, args);
+    }
+    if (st == tsr_success)
+        st = tsr_stream_wait(bench_stream());
+    if (prim)
+        tsr_primitive_destroy(prim);
+    if (pd)
+        tsr_primitive_desc_destroy(pd);
+    dnn_mem_free(&plain);
+    return st;
+}
+
+tsr_status_t dnn_mem_from_f32(dnn_mem_t *m, const float *src) {
     /* Only read from src in this direction. */
     convert_dense(m, (float *)src, 0);
+    return m->md.extra.flags ? write_extra(m) : tsr_success;
 }
 
 void dnn_mem_to_f32(const dnn_mem_t *m, float *dst) {

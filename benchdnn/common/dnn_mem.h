@@ -1,7 +1,9 @@
 /* Memories the harness hands to the library, and their conversion from and
  * to dense f32 buffers in logical (row-major) order. The conversion uses
  * the public offset query and the harness' own rounding, not the library's
- * reorder, so a reorder bug cannot hide a kernel bug. */
+ * reorder, so a reorder bug cannot hide a kernel bug. Only the extra data
+ * of int8 weights (their compensation) comes from a library reorder, as
+ * for users; a wrong one shows in the primitive's checked results. */
 #ifndef BENCHDNN_COMMON_DNN_MEM_H
 #define BENCHDNN_COMMON_DNN_MEM_H
 
@@ -25,8 +27,10 @@ tsr_status_t dnn_mem_create(dnn_mem_t *m, const tsr_memory_desc_t *md);
 void dnn_mem_free(dnn_mem_t *m);
 
 /* Writes f32 `src` (dense logical order, nelems) into m, converting to its
- * data type with round-to-nearest-even and saturation; padding stays 0. */
-void dnn_mem_from_f32(dnn_mem_t *m, const float *src);
+ * data type with round-to-nearest-even and saturation; padding stays 0.
+ * Extra data of m's descriptor (compensation of int8 weights) is then
+ * written by a library reorder, as users do. Returns its failure. */
+tsr_status_t dnn_mem_from_f32(dnn_mem_t *m, const float *src);
 /* Reads m into dense logical f32. */
 void dnn_mem_to_f32(const dnn_mem_t *m, float *dst);
 

@@ -96,6 +96,27 @@ typedef struct {
     tsr_dims_t inner_idxs;
 } tsr_blocking_desc_t;
 
+/* Extra data stored after the values of an int8 weights memory, so that
+ * what depends on the weights alone is computed once, by the reorder that
+ * writes them, instead of at each execution of the primitive using them. */
+typedef enum {
+    tsr_memory_extra_flag_none = 0u,
+    /* s32 sums of the weights over every dim outside compensation_mask
+     * (wrapping modulo 2^32), one per point of the masked dims in row-major
+     * order, stored from the first 64-byte boundary after the values. An
+     * int8 convolution takes its compensation terms from them: -128 * sum
+     * for an s8 source it shifts by +128, -zp * sum for a source zero point
+     * zp. Only for s8 memories. */
+    tsr_memory_extra_flag_compensation = 1u,
+} tsr_memory_extra_flags_t;
+
+typedef struct {
+    uint64_t flags; /* tsr_memory_extra_flags_t bits */
+    /* Dims the compensation sums are per: (1 << 0) for weights
+     * (O, I, ...), (1 << 0) | (1 << 1) for grouped weights (G, O, I, ...). */
+    int compensation_mask;
+} tsr_memory_extra_desc_t;
+
 typedef struct {
     int ndims;
     /* Logical dims: data (N, C, [D,] [H,] W), weights ([G,] O, I, ...). */
@@ -109,6 +130,10 @@ typedef struct {
     tsr_dim_t offset0;
     tsr_format_kind_t format_kind;
     tsr_blocking_desc_t blocking;
+    /* Zero (no extra data) unless a primitive asks for it on a weights
+     * descriptor it chooses for "any"; a reorder into such a descriptor
+     * writes the extra data after the values. */
+    tsr_memory_extra_desc_t extra;
 } tsr_memory_desc_t;
 
 /* Initializes `md` from logical dims, a data type and a format tag string.
@@ -142,8 +167,8 @@ TSR_API tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md,
 TSR_API int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md,
                                         const char *tag);
 
-/* Bytes needed to hold the memory, padding included; 0 for NULL, "any" or
- * an undefined descriptor. */
+/* Bytes needed to hold the memory, padding and extra data included; 0 for
+ * NULL, "any" or an undefined descriptor. */
 TSR_API size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md);
 
 /* Number of logical elements (product of dims, no padding). */

@@ -236,7 +236,10 @@ tsr_dim_t md_nelems_padded(const tsr_memory_desc_t *md) {
 size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md) {
     if (!md)
         return 0;
-    return (size_t)md_nelems_padded(md) * tsr_data_type_size(md->data_type);
+    const tsr_dim_t comp = md_extra_comp_count(md);
+    if (comp == 0 || md_nelems_padded(md) == 0)
+        return md_values_size(md);
+    return md_extra_offset(md) + (size_t)comp * sizeof(int32_t);
 }
 
 tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md) {
@@ -297,7 +300,8 @@ int tsr_memory_desc_equal(const tsr_memory_desc_t *a,
             return 0;
     if (a->format_kind != tsr_format_kind_blocked)
         return 1;
-    return a->offset0 == b->offset0 && md_same_layout(a, b);
+    return a->offset0 == b->offset0 && md_same_layout(a, b) &&
+           md_extra_equal(a, b);
 }
 
 int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md, const char *tag) {

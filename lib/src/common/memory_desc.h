@@ -42,6 +42,22 @@ void md_dim_blocks(const tsr_memory_desc_t *md, tsr_dim_t *blocks);
  * strides of dims with a single outer index do not matter). */
 int md_same_layout(const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
 
+/* Extra data (memory_extra.c). The values take md_values_size bytes; the
+ * extra data starts at md_extra_offset, the next 64-byte boundary. */
+size_t md_values_size(const tsr_memory_desc_t *md);
+size_t md_extra_offset(const tsr_memory_desc_t *md);
+/* Compensation sums the descriptor carries (0 without the flag). */
+tsr_dim_t md_extra_comp_count(const tsr_memory_desc_t *md);
+/* 1 when the extra description is one the library supports: none, or the
+ * compensation flag alone on s8 with a mask over the leading one or two
+ * dims. */
+int md_extra_ok(const tsr_memory_desc_t *md);
+int md_extra_equal(const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
+/* The compensation sums of a buffer of md; NULL when md has none. */
+const int32_t *md_extra_comp(const tsr_memory_desc_t *md, const void *data);
+/* Writes the extra data of `data` from its values. */
+void md_extra_compute(const tsr_memory_desc_t *md, void *data);
+
 /* Fills `md` (dims, dt already known) with a dense layout given the order
  * of outer dims (perm[0] outermost) and inner blocks. Used by format tag
  * parsing and by implementations choosing a layout for "any". */

@@ -207,6 +207,10 @@ tsr_status_t tsr_primitive_execute(const_tsr_primitive_t primitive,
     const int verbose = tsr_verbose_level() >= 1;
     const double start = verbose ? tsr_time_ms() : 0.0;
     tsr_status_t st = pd->impl->execute(pd, &ctx);
+    /* A reorder into weights with extra data also writes that data, the
+     * same way after every implementation. */
+    if (st == tsr_success && pd->op.kind == tsr_reorder)
+        md_extra_compute(&pd->md[TSR_MD_DST], tsr_ctx_data(&ctx, TSR_ARG_TO));
     if (verbose && st == tsr_success)
         tsr_verbose_print("exec", pd, tsr_time_ms() - start);
     return st;

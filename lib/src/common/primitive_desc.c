@@ -217,6 +217,9 @@ tsr_status_t tsr_pd_create_from_list(struct tsr_primitive_desc **pd_out,
     if (st != tsr_success)
         return st;
     st = check_attr_against_problem(pd);
+    for (int i = 0; i < TSR_MD_COUNT && st == tsr_success; i++)
+        if (!md_extra_ok(&pd->md[i]))
+            st = tsr_invalid_arguments;
     if (st == tsr_success)
         st = find_impl(pd, 0);
     if (st != tsr_success) {
@@ -272,7 +275,7 @@ tsr_status_t tsr_primitive_desc_create(tsr_primitive_desc_t *primitive_desc,
 static int reorder_md_is_usable(const tsr_memory_desc_t *md) {
     if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
         md->format_kind != tsr_format_kind_blocked ||
-        tsr_data_type_size(md->data_type) == 0)
+        tsr_data_type_size(md->data_type) == 0 || !md_extra_ok(md))
         return 0;
     for (int d = 0; d < md->ndims; d++)
         if (md->dims[d] <= 0)

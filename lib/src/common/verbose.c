@@ -139,10 +139,13 @@ static void append_md(appender_t *a, const char *name,
     char tag[64];
     if (tsr_memory_desc_layout_str(md, tag, sizeof(tag)) != tsr_success)
         snprintf(tag, sizeof(tag), "undef");
-    append(a, "%s%s_%s:%s%s:%s:%s::f0", a->pos ? " " : "", name,
+    append(a, "%s%s_%s:%s%s:%s:%s::f%llu", a->pos ? " " : "", name,
            tsr_data_type2str(md->data_type), user_asked_any ? "a" : "",
            md_has_padding(md) ? "p" : "", format_kind2str(md->format_kind),
-           tag);
+           tag, (unsigned long long)md->extra.flags);
+    /* Extra data: the dims its compensation sums are per. */
+    if (md->extra.flags & tsr_memory_extra_flag_compensation)
+        append(a, ":cm%d", md->extra.compensation_mask);
 }
 
 /* The op descriptor's own mds (before "any" is resolved), or NULL for

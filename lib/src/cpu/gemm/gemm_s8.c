@@ -170,8 +170,13 @@ static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
     const int64_t b_sx = args->transb ? args->ldb : 1;
     if (!shift_a)
         return args->col_offset ? args->col_offset + jc : NULL;
-    tsr_gemm_s8_col_sums(args->transb, args->K, ncur, args->B + jc * b_sx,
-                         args->ldb, -128, buf);
+    if (args->b_col_sums)
+        for (int64_t j = 0; j < ncur; ++j)
+            buf[j] = (int32_t)((uint32_t)args->b_col_sums[jc + j] *
+                               (uint32_t)-128);
+    else
+        tsr_gemm_s8_col_sums(args->transb, args->K, ncur, args->B + jc * b_sx,
+                             args->ldb, -128, buf);
     if (args->col_offset)
         for (int64_t j = 0; j < ncur; ++j)
             buf[j] = (int32_t)((uint32_t)buf[j] +

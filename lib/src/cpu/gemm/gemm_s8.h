@@ -54,6 +54,12 @@ typedef struct {
      * NULL: none). K == 0 gives C = col_offset. */
     const int32_t *col_offset;
 
+    /* Optional sum_k op(B)[k][n] of each column (N entries, modulo 2^32,
+     * e.g. the compensation sums stored with int8 weights), so that the
+     * engine need not compute it for the +128 shift of s8 A values some
+     * kernels make. NULL: computed when needed. */
+    const int32_t *b_col_sums;
+
     tsr_gemm_s8_epilogue_fn epilogue; /* NULL: none */
     const void *epilogue_ctx;
 

@@ -96,6 +96,9 @@ typedef struct {
     /* The epilogue only converts to the dst type, and dst rows are dense:
      * a tile is one block conversion. */
     int store_only;
+    /* colsum(B), stored with the weights (an inner product's, whose sums
+     * are per output channel); NULL: computed when needed. */
+    const int32_t *b_sums;
 } s8_exec_t;
 
 /* What store_s32_tile needs for one GEMM. */
@@ -176,8 +179,12 @@ static void zp_terms(const s8_exec_t *e, const tsr_gemm_s8_args_t *args,
     for (int64_t c = 0; c < ncchunks; c++) {
         const int64_t n0 = c * chunk, nn = TSR_MIN(chunk, g->N - n0);
         int32_t *col = col_offsets + n0;
-        tsr_gemm_s8_col_sums(g->transb, g->K, nn, args->B + n0 * b_sx, g->ldb,
-                             (int32_t)(0u - za), col);
+        if (e->b_sums)
+            for (int64_t j = 0; j < nn; j++)
+                col[j] = (int32_t)((uint32_t)e->b_sums[n0 + j] * (0u - za));
+        else
+            tsr_gemm_s8_col_sums(g->transb, g->K, nn, args->B + n0 * b_sx,
+                                 g->ldb, (int32_t)(0u - za), col);
         for (int64_t j = 0; e->wei_zp && j < nn; j++) {
             const uint32_t zb =
                     (uint32_t)e->wei_zp[e->plan->wei_zp_per_n ? n0 + j : 0];
@@ -221,6 +228,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     args.lda = g->lda;
     args.B = e->wei + b_off;
     args.ldb = g->ldb;
+    args.b_col_sums = e->b_sums;
     if (e->plan->with_src_zp || e->wei_zp) {
         int32_t *col_offsets = c_buf;
         int32_t *row_sums = e->wei_zp ? col_offsets + g->N : NULL;
@@ -256,7 +264,14 @@ tsr_status_t gemm_batched_s8_execute(const struct tsr_primitive_desc *pd,
                    tsr_ctx_data(ctx, TSR_ARG_DST),
                    0,
                    NULL,
-                   epilogue_is_store_only(&ep, &pd->md[TSR_MD_DST])};
+                   epilogue_is_store_only(&ep, &pd->md[TSR_MD_DST]),
+                   NULL};
+    /* An inner product's weights sums are B's column sums (one GEMM, B =
+     * weights^T); a matmul's B columns are not the dims they cover. */
+    const tsr_memory_desc_t *wei_md = &pd->md[TSR_MD_WEIGHTS];
+    if (pd->op.kind == tsr_inner_product &&
+        md_extra_comp_count(wei_md) == plan->base.N)
+        e.b_sums = md_extra_comp(wei_md, e.wei);
     if (plan->with_src_zp) {
         const int32_t *zp =
                 tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC);
