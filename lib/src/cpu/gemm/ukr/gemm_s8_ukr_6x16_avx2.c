@@ -2,9 +2,11 @@
  * accumulators, on the s16 pair layout (both operands widened to s16 when
  * packed).
  *
- * Why not vpmaddubsw: it multiplies u8 x s8 and adds each pair of products
- * with signed 16-bit SATURATION, so 255 * 127 + 255 * 127 = 64770 comes out
- * as 32767 and results go wrong for large inputs. Here each K pair of A
+ * The engine's choice for B blocks that could saturate vpmaddubsw: it
+ * multiplies u8 x s8 and adds each pair of products with signed 16-bit
+ * SATURATION, so 255 * 127 + 255 * 127 = 64770 comes out as 32767 and
+ * results would go wrong (the quad kernel, gemm_s8_ukr_6x16_u8s8_avx2.c,
+ * takes only the blocks where that cannot happen). Here each K pair of A
  * (two s16) is broadcast as one 32-bit value and vpmaddwd multiplies it
  * with two s16 values of B per column, adding the two products into 32
  * bits: the operands lie in [-128, 255], so a pair sum is at most
