@@ -131,9 +131,11 @@ float attr_scale_value(const bench_scale_t *s, int64_t i);
 int32_t attr_zp_value(const bench_zp_t *z, int64_t i);
 
 /* The mask (bit d = dim d) of a scales / zero-points policy for `arg` of
- * `ndims` dims: per_oc is dim 1, or `wei_oc_mask` for the weights. */
+ * `ndims` dims: per_oc is `wei_oc_mask` for the weights; for data tensors
+ * it is their channel dim, dim 1 (convolution, inner product), or their
+ * last dim when `data_oc_last` (matmul, whose output channels are N). */
 int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
-                     int wei_oc_mask);
+                     int wei_oc_mask, int data_oc_last);
 /* Number of values a mask selects: product of dims[d] over its bits. */
 int64_t attr_mask_count(int mask, int ndims, const int64_t *dims);
 /* Row-major index over the dims a mask selects, for a point `pos` of an
@@ -143,19 +145,22 @@ int64_t attr_mask_index(int mask, int ndims, const int64_t *dims,
 /* TSR_ARG_SRC, TSR_ARG_WEIGHTS or TSR_ARG_DST. */
 int attr_qarg2tsr(bench_qarg_t arg);
 
-/* Binary post-op src1 dims for a dst of `ndims` dims by policy. */
-void attr_binary_src1_dims(bench_policy_t policy, int ndims,
+/* Binary post-op src1 dims for a dst of `ndims` dims by policy
+ * (data_oc_last as attr_policy_mask). */
+void attr_binary_src1_dims(bench_policy_t policy, int ndims, int data_oc_last,
                            const int64_t *dst_dims, int64_t *src1_dims);
 
 /* Builds the library attributes. `dst_ndims`/`dst_dims` size the legacy
  * output scales and binary src1; `wei_oc_mask` is the weights mask for
- * per_oc weight scales (1, or 3 with groups); `qarg_ndims` (QARG_COUNT
+ * per_oc weight scales (1, or 3 with groups), `data_oc_last` places
+ * per_oc of data tensors (attr_policy_mask); `qarg_ndims` (QARG_COUNT
  * ranks, NULL: all dst_ndims) gives each argument's own rank for its scale
  * and zero point masks (an inner product's src has more dims than its
  * dst). Returns tsr status. */
 tsr_status_t attr_create_tsr(const bench_attr_t *attr, int dst_ndims,
                              const int64_t *dst_dims, int wei_oc_mask,
-                             const int *qarg_ndims, tsr_primitive_attr_t *out);
+                             int data_oc_last, const int *qarg_ndims,
+                             tsr_primitive_attr_t *out);
 
 /* Reference math (no library code): */
 float ref_eltwise(tsr_alg_kind_t alg, float x, float alpha, float beta);
@@ -163,10 +168,11 @@ float ref_binary(tsr_alg_kind_t alg, float a, float b);
 /* Applies the post-op chain to `v` at dst logical point `pos`. `dst_old`
  * is the f32 value dst held before execution (for sum, already decoded
  * with the sum data type). `bin_src1[i]` are dense row-major f32 arrays of
- * each binary post-op's src1 dims (NULL for non-binary entries). */
+ * each binary post-op's src1 dims (NULL for non-binary entries);
+ * data_oc_last as attr_policy_mask. */
 float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
                    const int64_t *dst_dims, const int64_t *pos,
-                   float *const *bin_src1);
+                   float *const *bin_src1, int data_oc_last);
 
 /* eltwise algorithm names as benchdnn spells them ("relu", "gelu_erf",
  * "bounded_relu", "clip", ...) and binary ones ("add", "mul", ...). */

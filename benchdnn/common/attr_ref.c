@@ -132,11 +132,11 @@ float ref_binary(tsr_alg_kind_t alg, float a, float b) {
 }
 
 /* Row-major offset of dst point `pos` in a src1 broadcast to `dims`. */
-static int64_t src1_offset(bench_policy_t policy, int ndims,
+static int64_t src1_offset(bench_policy_t policy, int ndims, int data_oc_last,
                            const int64_t *dst_dims, const int64_t *pos) {
     int64_t src1_dims[TSR_MAX_NDIMS];
     int64_t off = 0;
-    attr_binary_src1_dims(policy, ndims, dst_dims, src1_dims);
+    attr_binary_src1_dims(policy, ndims, data_oc_last, dst_dims, src1_dims);
     for (int d = 0; d < ndims; d++)
         off = off * src1_dims[d] + (src1_dims[d] == 1 ? 0 : pos[d]);
     return off;
@@ -144,7 +144,7 @@ static int64_t src1_offset(bench_policy_t policy, int ndims,
 
 float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
                    const int64_t *dst_dims, const int64_t *pos,
-                   float *const *bin_src1) {
+                   float *const *bin_src1, int data_oc_last) {
     for (int i = 0; i < attr->n_post_ops; i++) {
         const bench_post_op_t *po = &attr->post_ops[i];
         switch (po->kind) {
@@ -157,6 +157,7 @@ float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
         case tsr_post_op_binary: {
             const float b = bin_src1 && bin_src1[i]
                                     ? bin_src1[i][src1_offset(po->policy, ndims,
+                                                              data_oc_last,
                                                               dst_dims, pos)]
                                     : 0.f;
             v = ref_binary(po->alg, v, b);

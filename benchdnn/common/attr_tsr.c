@@ -7,12 +7,14 @@
 #include "attr.h"
 
 int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
-                     int wei_oc_mask) {
+                     int wei_oc_mask, int data_oc_last) {
     switch (policy) {
     case POLICY_COMMON:
         return 0;
     case POLICY_PER_OC:
-        return arg == QARG_WEI ? wei_oc_mask : 1 << 1;
+        if (arg == QARG_WEI)
+            return wei_oc_mask;
+        return data_oc_last ? 1 << (ndims - 1) : 1 << 1;
     case POLICY_PER_DIM_0:
         return 1 << 0;
     case POLICY_PER_DIM_1:
@@ -65,17 +67,19 @@ int32_t attr_zp_value(const bench_zp_t *z, int64_t i) {
     return z->value + (int32_t)(i % 3) - 1;
 }
 
-void attr_binary_src1_dims(bench_policy_t policy, int ndims,
+void attr_binary_src1_dims(bench_policy_t policy, int ndims, int data_oc_last,
                            const int64_t *dst_dims, int64_t *src1_dims) {
-    const int mask = attr_policy_mask(policy, QARG_DST, ndims, 0);
+    const int mask = attr_policy_mask(policy, QARG_DST, ndims, 0, data_oc_last);
     for (int d = 0; d < ndims; d++)
         src1_dims[d] = (mask & (1 << d)) ? dst_dims[d] : 1;
 }
 
 static tsr_status_t set_output_scales(tsr_primitive_attr_t a,
                                       const bench_scale_t *s, int ndims,
-                                      const int64_t *dims, int wei_oc_mask) {
-    const int mask = attr_policy_mask(s->policy, QARG_DST, ndims, wei_oc_mask);
+                                      const int64_t *dims, int wei_oc_mask,
+                                      int data_oc_last) {
+    const int mask = attr_policy_mask(s->policy, QARG_DST, ndims, wei_oc_mask,
+                                      data_oc_last);
     const int64_t count = attr_mask_count(mask, ndims, dims);
     float *values = malloc((size_t)count * sizeof(float));
     if (!values)
@@ -89,11 +93,12 @@ static tsr_status_t set_output_scales(tsr_primitive_attr_t a,
 }
 
 static tsr_status_t append_binary(tsr_post_ops_t ops, const bench_post_op_t *po,
-                                  int ndims, const int64_t *dst_dims) {
+                                  int ndims, int data_oc_last,
+                                  const int64_t *dst_dims) {
     tsr_dims_t src1_dims;
     tsr_memory_desc_t md;
     tsr_status_t st;
-    attr_binary_src1_dims(po->policy, ndims, dst_dims, src1_dims);
+    attr_binary_src1_dims(po->policy, ndims, data_oc_last, dst_dims, src1_dims);
     if (!po->tag[0] || !strcmp(po->tag, "any"))
         st = tsr_memory_desc_init_by_strides(&md, ndims, src1_dims, po->dt,
                                              NULL);
@@ -107,7 +112,7 @@ static tsr_status_t append_binary(tsr_post_ops_t ops, const bench_post_op_t *po,
 
 static tsr_status_t build_post_ops(tsr_primitive_attr_t a,
                                    const bench_attr_t *attr, int ndims,
-                                   const int64_t *dst_dims) {
+                                   int data_oc_last, const int64_t *dst_dims) {
     tsr_post_ops_t ops;
     tsr_status_t st = tsr_post_ops_create(&ops);
     if (st != tsr_success)
@@ -124,7 +129,7 @@ static tsr_status_t build_post_ops(tsr_primitive_attr_t a,
                                              po->beta);
             break;
         case tsr_post_op_binary:
-            st = append_binary(ops, po, ndims, dst_dims);
+            st = append_binary(ops, po, ndims, data_oc_last, dst_dims);
             break;
         default:
             st = tsr_unimplemented;
@@ -139,7 +144,7 @@ static tsr_status_t build_post_ops(tsr_primitive_attr_t a,
 
 static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
                               int ndims, const int64_t *dims, int wei_oc_mask,
-                              const int *qarg_ndims) {
+                              int data_oc_last, const int *qarg_ndims) {
     tsr_status_t st = tsr_success;
     if (attr->scratchpad_user)
         st = tsr_primitive_attr_set_scratchpad_mode(a,
@@ -147,7 +152,8 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
     if (st == tsr_success && attr->round_mode != tsr_round_nearest)
         st = tsr_primitive_attr_set_round_mode(a, attr->round_mode);
     if (st == tsr_success && attr->oscale.set)
-        st = set_output_scales(a, &attr->oscale, ndims, dims, wei_oc_mask);
+        st = set_output_scales(a, &attr->oscale, ndims, dims, wei_oc_mask,
+                               data_oc_last);
     for (int q = 0; q < QARG_COUNT && st == tsr_success; q++) {
         const bench_scale_t *s = &attr->scales[q];
         if (!s->set)
@@ -160,7 +166,7 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
                 a, attr_qarg2tsr((bench_qarg_t)q),
                 attr_policy_mask(s->policy, (bench_qarg_t)q,
                                  qarg_ndims ? qarg_ndims[q] : ndims,
-                                 wei_oc_mask));
+                                 wei_oc_mask, data_oc_last));
     }
     for (int q = 0; q < QARG_COUNT && st == tsr_success; q++) {
         const bench_zp_t *z = &attr->zero_points[q];
@@ -172,21 +178,23 @@ static tsr_status_t fill_attr(tsr_primitive_attr_t a, const bench_attr_t *attr,
                 a, attr_qarg2tsr((bench_qarg_t)q),
                 attr_policy_mask(z->policy, (bench_qarg_t)q,
                                  qarg_ndims ? qarg_ndims[q] : ndims,
-                                 wei_oc_mask));
+                                 wei_oc_mask, data_oc_last));
     }
     if (st == tsr_success && attr->n_post_ops > 0)
-        st = build_post_ops(a, attr, ndims, dims);
+        st = build_post_ops(a, attr, ndims, data_oc_last, dims);
     return st;
 }
 
 tsr_status_t attr_create_tsr(const bench_attr_t *attr, int dst_ndims,
                              const int64_t *dst_dims, int wei_oc_mask,
-                             const int *qarg_ndims, tsr_primitive_attr_t *out) {
+                             int data_oc_last, const int *qarg_ndims,
+                             tsr_primitive_attr_t *out) {
     tsr_primitive_attr_t a;
     tsr_status_t st = tsr_primitive_attr_create(&a);
     if (st != tsr_success)
         return st;
-    st = fill_attr(a, attr, dst_ndims, dst_dims, wei_oc_mask, qarg_ndims);
+    st = fill_attr(a, attr, dst_ndims, dst_dims, wei_oc_mask, data_oc_last,
+                   qarg_ndims);
     if (st != tsr_success) {
         tsr_primitive_attr_destroy(a);
         return st;

@@ -55,7 +55,8 @@ static int q_entry_init(const conv_prb_t *p, bench_qarg_t arg, int set,
     if (!set)
         return 0;
     /* Same call as attr_create_tsr makes, so both sides agree. */
-    e->mask = attr_policy_mask(policy, arg, p->desc.ndims, conv_wei_oc_mask(p));
+    e->mask = attr_policy_mask(policy, arg, p->desc.ndims, conv_wei_oc_mask(p),
+                               0);
     e->count = attr_mask_count(e->mask, ndims, dims);
     if (e->mask & ~allowed_bits) {
         snprintf(reason, reason_len,

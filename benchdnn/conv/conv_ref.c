@@ -177,7 +177,7 @@ static float finish_point(const conv_prb_t *p, const ref_quant_t *rq,
         for (int i = first; i < CONV_NSPATIAL; i++)
             pos[2 + i - first] = o[i];
         const float old = args->dst_old ? args->dst_old[n] : 0.f;
-        v = ref_post_ops(a, v, old, ndims, dst_dims, pos, args->bin_src1);
+        v = ref_post_ops(a, v, old, ndims, dst_dims, pos, args->bin_src1, 0);
     }
     if (q->scales[QARG_DST].set)
         v = v / rq->scales[QARG_DST]

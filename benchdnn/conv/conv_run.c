@@ -84,7 +84,7 @@ static int create_pd(bench_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "convolution descriptor");
         return 0;
     }
-    st = attr_create_tsr(&p->attr, dn, ddims, conv_wei_oc_mask(p), NULL,
+    st = attr_create_tsr(&p->attr, dn, ddims, conv_wei_oc_mask(p), 0, NULL,
                          &r->attr);
     if (st != tsr_success) {
         bench_set_status_state(res, st, "attributes");

@@ -18,7 +18,8 @@
 int mm_task_q_mask(const mm_task_t *t, bench_policy_t policy, int qarg) {
     int ndims;
     mm_task_arg(t, qarg, &ndims, NULL);
-    return attr_policy_mask(policy, (bench_qarg_t)qarg, ndims, t->wei_oc_mask);
+    return attr_policy_mask(policy, (bench_qarg_t)qarg, ndims, t->wei_oc_mask,
+                            !t->is_ip);
 }
 
 static void unravel(int64_t i, int ndims, const int64_t *dims, int64_t *pos) {
@@ -110,7 +111,7 @@ static float finish_point(const mm_task_t *t, const mm_ref_args_t *args,
     float v;
     if (a->oscale.set) {
         const int mask = attr_policy_mask(a->oscale.policy, QARG_DST, nd,
-                                          t->wei_oc_mask);
+                                          t->wei_oc_mask, !t->is_ip);
         v = attr_scale_value(&a->oscale,
                              attr_mask_index(mask, nd, t->dst_dims, pos)) *
             ((float)acc + b);
@@ -124,7 +125,7 @@ static float finish_point(const mm_task_t *t, const mm_ref_args_t *args,
     }
     if (a->n_post_ops > 0)
         v = ref_post_ops(a, v, args->dst_old ? args->dst_old[i] : 0.f, nd,
-                         t->dst_dims, pos, args->bin_src1);
+                         t->dst_dims, pos, args->bin_src1, !t->is_ip);
     if (a->scales[QARG_DST].set)
         v = v / scale_at(t, QARG_DST, pos);
     const bench_zp_t *dzp = &a->zero_points[QARG_DST];

@@ -143,7 +143,7 @@ static int create_pd(bench_run_t *r, res_t *res) {
     const int qarg_ndims[QARG_COUNT] = {t->src_ndims, t->wei_ndims,
                                         t->dst_ndims};
     st = attr_create_tsr(t->attr, t->dst_ndims, t->dst_dims, t->wei_oc_mask,
-                         qarg_ndims, &r->attr);
+                         !t->is_ip, qarg_ndims, &r->attr);
     if (st != tsr_success) {
         bench_set_status_state(res, st, "attributes");
         return 0;

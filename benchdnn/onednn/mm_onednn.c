@@ -60,6 +60,7 @@ static void attr_shape(const mm_task_t *t, onednn_attr_shape_t *shape) {
     memcpy(shape->dims[QARG_DST], t->dst_dims, sizeof(t->dst_dims));
     shape->wei_oc_mask = t->wei_oc_mask;
     shape->dst_oc_mask = 1 << (t->dst_ndims - 1);
+    shape->data_oc_last = !t->is_ip;
     shape->with_bias = t->with_bias;
 }
 

@@ -222,7 +222,8 @@ static int append_post_op(dnnl_post_ops_t ops, const bench_post_op_t *po,
     } else if (po->kind == tsr_post_op_binary) {
         const int dn = shape->ndims[QARG_DST];
         int64_t dims[TSR_MAX_NDIMS];
-        attr_binary_src1_dims(po->policy, dn, shape->dims[QARG_DST], dims);
+        attr_binary_src1_dims(po->policy, dn, shape->data_oc_last,
+                              shape->dims[QARG_DST], dims);
         dnnl_memory_desc_t md;
         const char *tag = po->tag[0] ? po->tag : "any";
         if (onednn_md_init(&md, dn, dims, po->dt, tag, reason) != 0)
@@ -279,8 +280,8 @@ static int set_output_scales(dnnl_primitive_attr_t a, int64_t count, int mask,
 static int set_legacy_oscale(dnnl_primitive_attr_t a, const bench_scale_t *s,
                              const onednn_attr_shape_t *shape, char *reason) {
     const int dn = shape->ndims[QARG_DST];
-    const int mask =
-            attr_policy_mask(s->policy, QARG_DST, dn, shape->wei_oc_mask);
+    const int mask = attr_policy_mask(s->policy, QARG_DST, dn,
+                                      shape->wei_oc_mask, shape->data_oc_last);
     const int64_t count = attr_mask_count(mask, dn, shape->dims[QARG_DST]);
     float *values = malloc(sizeof(float) * (size_t)count);
     if (!values) {
@@ -355,8 +356,9 @@ static int set_zero_points(dnnl_primitive_attr_t a, const bench_attr_t *attr,
         const bench_zp_t *z = &attr->zero_points[q];
         if (!z->set)
             continue;
-        const int mask = attr_policy_mask(z->policy, (bench_qarg_t)q,
-                                          shape->ndims[q], shape->wei_oc_mask);
+        const int mask =
+                attr_policy_mask(z->policy, (bench_qarg_t)q, shape->ndims[q],
+                                 shape->wei_oc_mask, shape->data_oc_last);
         const int64_t count =
                 attr_mask_count(mask, shape->ndims[q], shape->dims[q]);
         int32_t *values = malloc(sizeof(int32_t) * (size_t)count);

@@ -38,11 +38,12 @@ int onednn_md_init(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
 /* Where a primitive's attributes apply: logical dims of src, weights and
  * dst (indexed by bench_qarg_t), the weights mask meaning "per output
  * channel" (1, or 3 with groups), the dst mask of the same channels
- * (1 << 1 for conv), and whether the primitive has a bias. */
+ * (1 << 1 for conv), whether data tensors have their channels last
+ * (matmul; attr_policy_mask) and whether the primitive has a bias. */
 typedef struct {
     int ndims[QARG_COUNT];
     int64_t dims[QARG_COUNT][TSR_MAX_NDIMS];
-    int wei_oc_mask, dst_oc_mask;
+    int wei_oc_mask, dst_oc_mask, data_oc_last;
     int with_bias;
 } onednn_attr_shape_t;
 

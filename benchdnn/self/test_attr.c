@@ -337,16 +337,20 @@ static void test_post_op_chain(void) {
                 &a) == 0);
     const int64_t dims[4] = {2, 3, 4, 5};
     int64_t src1_dims[4];
-    attr_binary_src1_dims(POLICY_PER_OC, 4, dims, src1_dims);
+    attr_binary_src1_dims(POLICY_PER_OC, 4, 0, dims, src1_dims);
     CHECK(src1_dims[0] == 1 && src1_dims[1] == 3 && src1_dims[2] == 1 &&
           src1_dims[3] == 1);
+    /* A matmul's channels are its last dim. */
+    attr_binary_src1_dims(POLICY_PER_OC, 4, 1, dims, src1_dims);
+    CHECK(src1_dims[0] == 1 && src1_dims[1] == 1 && src1_dims[2] == 1 &&
+          src1_dims[3] == 5);
     float per_oc[3] = {10, 20, 30};
     float *bin[3] = {NULL, NULL, per_oc};
     const int64_t pos[4] = {1, 2, 3, 4};
     /* v = 1 + 2 * (3 - 1) = 5; relu keeps 5; + per_oc[2] = 35. */
-    CHECK(ref_post_ops(&a, 1, 3, 4, dims, pos, bin) == 35);
+    CHECK(ref_post_ops(&a, 1, 3, 4, dims, pos, bin, 0) == 35);
     /* v = -9 + 2 * (3 - 1) = -5; relu: -2.5; + 30 = 27.5. */
-    CHECK(ref_post_ops(&a, -9, 3, 4, dims, pos, bin) == 27.5f);
+    CHECK(ref_post_ops(&a, -9, 3, 4, dims, pos, bin, 0) == 27.5f);
 
     /* per_tensor: src1 is dense over the dst. */
     CHECK(parse(attr_try_parse_post_ops, "mul:f32:per_tensor", &a) == 0);
@@ -355,15 +359,19 @@ static void test_post_op_chain(void) {
         full[i] = (float)i;
     float *bin2[1] = {full};
     const int64_t idx = ((1 * 3 + 2) * 4 + 3) * 5 + 4;
-    CHECK(ref_post_ops(&a, 2, 0, 4, dims, pos, bin2) == 2.f * idx);
+    CHECK(ref_post_ops(&a, 2, 0, 4, dims, pos, bin2, 0) == 2.f * idx);
 }
 
 static void test_masks_and_values(void) {
     const int64_t dims[4] = {2, 6, 4, 4};
-    CHECK(attr_policy_mask(POLICY_COMMON, QARG_DST, 4, 1) == 0);
-    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_DST, 4, 1) == 2);
-    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_WEI, 5, 3) == 3);
-    CHECK(attr_policy_mask(POLICY_PER_TENSOR, QARG_DST, 4, 1) == 15);
+    CHECK(attr_policy_mask(POLICY_COMMON, QARG_DST, 4, 1, 0) == 0);
+    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_DST, 4, 1, 0) == 2);
+    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_WEI, 5, 3, 0) == 3);
+    CHECK(attr_policy_mask(POLICY_PER_TENSOR, QARG_DST, 4, 1, 0) == 15);
+    /* Matmul: per_oc of data is the last dim, of weights the given mask. */
+    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_DST, 3, 4, 1) == 4);
+    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_SRC, 2, 4, 1) == 2);
+    CHECK(attr_policy_mask(POLICY_PER_OC, QARG_WEI, 3, 4, 1) == 4);
     CHECK(attr_mask_count(2, 4, dims) == 6);
     CHECK(attr_mask_count(3, 4, dims) == 12);
     CHECK(attr_mask_count(0, 4, dims) == 1);
@@ -387,7 +395,7 @@ static void test_library_attr(void) {
           0);
     CHECK(attr_try_parse_scratchpad(&a, "user", err) == 0);
     CHECK(attr_try_parse_oscale(&a, "per_oc:2", err) == 0);
-    CHECK(attr_create_tsr(&a, 4, dims, 1, NULL, &pa) == tsr_success);
+    CHECK(attr_create_tsr(&a, 4, dims, 1, 0, NULL, &pa) == tsr_success);
     if (pa) {
         const_tsr_post_ops_t ops = NULL;
         if (CHECK(tsr_primitive_attr_get_post_ops(pa, &ops) == tsr_success)) {
@@ -405,7 +413,7 @@ static void test_library_attr(void) {
     /* An unsupported post-op: the library attr is not built. */
     pa = NULL;
     CHECK(parse(attr_try_parse_post_ops, "relu+prelu", &a) == 0);
-    CHECK(attr_create_tsr(&a, 4, dims, 1, NULL, &pa) == tsr_unimplemented &&
+    CHECK(attr_create_tsr(&a, 4, dims, 1, 0, NULL, &pa) == tsr_unimplemented &&
           pa == NULL);
 }
 
