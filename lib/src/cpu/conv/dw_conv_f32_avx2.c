@@ -7,9 +7,10 @@
  * in the order (kd, kh, kw); a block computed twice (see below) gives the
  * same values.
  *
- * 3-tap rows at stride 1 or 2 on channels-last data (MobileNet's 3x3) take
- * the k3 blocks: each input column is loaded once and feeds every point it
- * is a tap of, the row's weights in registers. Other problems take the
+ * 3-tap rows at stride 1 or 2 (MobileNet's 3x3) take the k3 blocks: each
+ * input column is loaded once and feeds every point it is a tap of, the
+ * row's weights in registers; padding columns are zeros known at compile
+ * time for the usual one-column borders. Other problems take the
  * general blocks of 6, 3, 2 or 1 points (fewer points, more channel
  * vectors), the taps listed once as (input, weights) pointer pairs so a
  * block is one flat loop of FMAs. Interior blocks (every tap of every
@@ -75,19 +76,22 @@ static ALWAYS_INLINE void store_points(const row_t *rw, const cvec_t *cv,
                                        const int masked, __m256i mask,
                                        tsr_dim_t ow, const int ur,
                                        tsr_dim_t dcv) {
-    float *d0 = rw->dst + ow * rw->dst_sw + cv->dst;
+    /* In locals: vector stores may alias anything, *rw included. */
+    const tsr_dim_t dsw = rw->dst_sw;
+    const float *bias = rw->bias;
+    float *d0 = rw->dst + ow * dsw + cv->dst;
     UNROLL
     for (int v = 0; v < nv; v++) {
         const int m = masked && v == nv - 1;
-        if (rw->bias) {
-            const __m256 b = load(rw->bias + cv->wei + v * DW_VLEN, m, mask);
+        if (bias) {
+            const __m256 b = load(bias + cv->wei + v * DW_VLEN, m, mask);
             UNROLL
             for (int u = 0; u < ur; u++)
                 acc[u * nv + v] = _mm256_add_ps(acc[u * nv + v], b);
         }
         UNROLL
         for (int u = 0; u < ur; u++) {
-            float *d = d0 + u * rw->dst_sw + v * dcv;
+            float *d = d0 + u * dsw + v * dcv;
             if (m)
                 _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
             else
@@ -258,6 +262,10 @@ static ALWAYS_INLINE void row(const row_t *rw, const dw_row_args_t *a,
     }
 }
 
+/* Which columns of a k3 block are in the padding: none, the first, the
+ * last, both (known at compile time), or any (tested per column). */
+enum { K3_INTERIOR, K3_LEFT, K3_RIGHT, K3_LEFT_RIGHT, K3_ANY };
+
 /* Rows of 3 taps at stride `sw` 1 or 2 and no dilation (3x3 stride 1 or
  * 2): each input column of a block is loaded once and feeds every point it
  * is a tap of, the row's 3 weights vectors in registers, so a tap costs
@@ -267,13 +275,15 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
                                     const int nv, const int masked,
                                     __m256i mask, tsr_dim_t ow, const int ur,
                                     const int sw, const int border,
-                                    tsr_dim_t IW) {
+                                    tsr_dim_t IW, const int cl, const int nr) {
+    const tsr_dim_t scv = cl ? DW_VLEN : rw->src_cv;
     __m256 acc[8];
     UNROLL
     for (int i = 0; i < ur * nv; i++)
         acc[i] = _mm256_setzero_ps();
     const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
-    for (int r = 0; r < rw->nrows; r++) {
+    const int nrows = nr ? nr : rw->nrows;
+    for (int r = 0; r < nrows; r++) {
         const tap_t *t = rw->taps + r * 3;
         __m256 w[3][2];
         UNROLL
@@ -292,13 +302,19 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
             base[b] = at(base[b - 1], 4 * sb);
         UNROLL
         for (int col = 0; col < (ur - 1) * sw + 3; col++) {
-            const int valid = !border || (iw0 + col >= 0 && iw0 + col < IW);
+            const int ncols = (ur - 1) * sw + 3;
+            const int valid = border == K3_INTERIOR ? 1
+                              : border == K3_LEFT   ? col != 0
+                              : border == K3_RIGHT  ? col != ncols - 1
+                              : border == K3_LEFT_RIGHT
+                                      ? col != 0 && col != ncols - 1
+                                      : iw0 + col >= 0 && iw0 + col < IW;
             const float *p = at(base[col / 4], (col % 4) * sb);
             UNROLL
             for (int v = 0; v < nv; v++) {
-                const __m256 x = valid ? load(p + v * DW_VLEN,
-                                              masked && v == nv - 1, mask)
-                                       : _mm256_setzero_ps();
+                const __m256 x =
+                        valid ? load(p + v * scv, masked && v == nv - 1, mask)
+                              : _mm256_setzero_ps();
                 UNROLL
                 for (int kw = 0; kw < 3; kw++) {
                     const int u = (col - kw) / sw;
@@ -309,82 +325,137 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
             }
         }
     }
-    store_points(rw, cv, acc, nv, masked, mask, ow, ur, DW_VLEN);
+    store_points(rw, cv, acc, nv, masked, mask, ow, ur,
+                 cl ? DW_VLEN : rw->dst_cv);
 }
 
 static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
                                    const int ur, const int NV, const int sw,
-                                   const int border, tsr_dim_t IW) {
+                                   const int border, tsr_dim_t IW, const int cl,
+                                   const int nr) {
     const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
     const __m256i none = _mm256_setzero_si256();
     cvec_t cv;
     tsr_dim_t j = 0;
     for (; j + NV <= nfull; j += NV) {
-        at_vector(rw, &cv, j, 1);
-        k3_points(rw, &cv, NV, 0, none, ow, ur, sw, border, IW);
+        at_vector(rw, &cv, j, cl);
+        k3_points(rw, &cv, NV, 0, none, ow, ur, sw, border, IW, cl, nr);
     }
     if (NV > 1 && j < nfull) {
-        at_vector(rw, &cv, j, 1);
-        k3_points(rw, &cv, 1, 0, none, ow, ur, sw, border, IW);
+        at_vector(rw, &cv, j, cl);
+        k3_points(rw, &cv, 1, 0, none, ow, ur, sw, border, IW, cl, nr);
         j++;
     }
     if (tail) {
-        at_vector(rw, &cv, j, 1);
+        at_vector(rw, &cv, j, cl);
         const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         const __m256i mask =
                 _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
-        k3_points(rw, &cv, 1, 1, mask, ow, ur, sw, border, IW);
+        k3_points(rw, &cv, 1, 1, mask, ow, ur, sw, border, IW, cl, nr);
     }
 }
 
-/* The row segment (at least 4 points) in blocks of 8 points (4 with two
- * channel vectors at stride 2 or when shorter); the last block overlaps the one
- * before rather than being narrower (its points are computed again, equally).
- */
+/* The row segment (at least 4 points) in blocks of 8 or 7 points (4 with
+ * two channel vectors at stride 2 or when shorter); the last block overlaps
+ * the one before rather than being narrower (its points are computed
+ * again, equally). Which columns of a block fall in the padding is decided
+ * per block and dispatched to an instance where it is a constant. */
 static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
-                                    tsr_dim_t nc, tsr_dim_t in_lo,
-                                    tsr_dim_t in_hi, const int sw) {
-    /* Stride 2 reads two columns a point: pairs of vectors halve the
-     * loads per FMA there. */
-    const int ur = sw == 1 && a->now >= 8 ? 8 : 4;
+                                    tsr_dim_t nc, const int sw, const int cl,
+                                    const int nr) {
+    /* Stride 2 reads two columns a point: pairs of vectors use whole
+     * cache lines of channels-last data there. At stride 1, blocks that
+     * tile the row exactly (MobileNet's widths are 7 * 2^k) waste no
+     * overlap. */
+    const tsr_dim_t now = a->now;
+    const int ur = sw == 2        ? 4
+                   : now % 8 == 0 ? 8
+                   : now % 7 == 0 ? 7
+                   : now >= 8     ? 8
+                                  : 4;
+    const tsr_dim_t ncols = (ur - 1) * sw + 3;
     for (tsr_dim_t ow0 = 0; ow0 < a->now; ow0 += ur) {
         const tsr_dim_t ow = ow0 + ur > a->now ? a->now - ur : ow0;
-        const int border = !(ow >= in_lo && ow + ur <= in_hi);
+        const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
+        const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
+        const tsr_dim_t rpad = iw0 + ncols > a->IW ? iw0 + ncols - a->IW : 0;
+        const int kind = lpad == 0 && rpad == 0   ? K3_INTERIOR
+                         : lpad == 1 && rpad == 0 ? K3_LEFT
+                         : lpad == 0 && rpad == 1 ? K3_RIGHT
+                         : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
+                                                  : K3_ANY;
+#define K3_KINDS(UR, NV)                                                       \
+    switch (kind) {                                                            \
+    case K3_INTERIOR:                                                          \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_INTERIOR, a->IW, cl, nr);          \
+        break;                                                                 \
+    case K3_LEFT:                                                              \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_LEFT, a->IW, cl, nr);              \
+        break;                                                                 \
+    case K3_RIGHT:                                                             \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_RIGHT, a->IW, cl, nr);             \
+        break;                                                                 \
+    case K3_LEFT_RIGHT:                                                        \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_LEFT_RIGHT, a->IW, cl, nr);        \
+        break;                                                                 \
+    default:                                                                   \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_ANY, a->IW, cl, nr);               \
+        break;                                                                 \
+    }
         if (ur == 8) {
-            if (border)
-                k3_block(rw, nc, ow, 8, 1, sw, 1, a->IW);
-            else
-                k3_block(rw, nc, ow, 8, 1, sw, 0, a->IW);
+            K3_KINDS(8, 1)
+        } else if (ur == 7) {
+            K3_KINDS(7, 1)
         } else {
-            if (border)
-                k3_block(rw, nc, ow, 4, 2, sw, 1, a->IW);
-            else
-                k3_block(rw, nc, ow, 4, 2, sw, 0, a->IW);
+            K3_KINDS(4, 2)
         }
+#undef K3_KINDS
     }
 }
 
 static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
-                   tsr_dim_t in_lo, tsr_dim_t in_hi) {
-    if (a->SW == 1)
-        k3_row_sw(rw, a, nc, in_lo, in_hi, 1);
-    else
-        k3_row_sw(rw, a, nc, in_lo, in_hi, 2);
+                   const int cl) {
+    /* Rows of 3 (kh) taps, fixed: the row loop unrolls. */
+    const int nr3 = rw->nrows == 3;
+    if (cl && nr3) {
+        if (a->SW == 1)
+            k3_row_sw(rw, a, nc, 1, 1, 3);
+        else
+            k3_row_sw(rw, a, nc, 2, 1, 3);
+    } else if (cl) {
+        if (a->SW == 1)
+            k3_row_sw(rw, a, nc, 1, 1, 0);
+        else
+            k3_row_sw(rw, a, nc, 2, 1, 0);
+    } else {
+        if (a->SW == 1)
+            k3_row_sw(rw, a, nc, 1, 0, 0);
+        else
+            k3_row_sw(rw, a, nc, 2, 0, 0);
+    }
 }
 
-/* Copies input row `src` into a slot, group by group. */
+/* Copies input row `src` into a slot, group by group (sizes in locals:
+ * vector stores may alias *a). */
 static void stage_row(const dw_row_args_t *a, const float *src, float *out,
                       tsr_dim_t group_floats) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (tsr_dim_t c = 0; c < a->nc; c += DW_STAGE_C) {
-        const tsr_dim_t nc = a->nc - c < DW_STAGE_C ? a->nc - c : DW_STAGE_C;
+    const tsr_dim_t IW = a->IW, ssw = a->src_sw, C = a->nc;
+    for (tsr_dim_t c = 0; c < C; c += DW_STAGE_C) {
+        const float *in = src + c;
+        float *o = out + (c / DW_STAGE_C) * group_floats;
+        if (C - c >= DW_STAGE_C) {
+            for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += DW_STAGE_C)
+                UNROLL
+            for (int j = 0; j < DW_STAGE_C; j += DW_VLEN)
+                _mm256_storeu_ps(o + j, _mm256_loadu_ps(in + j));
+            continue;
+        }
+        const tsr_dim_t nc = C - c;
         const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
         const __m256i mask =
                 _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
-        float *g = out + (c / DW_STAGE_C) * group_floats;
-        for (tsr_dim_t iw = 0; iw < a->IW; iw++) {
-            const float *in = src + iw * a->src_sw + c;
-            float *o = g + iw * DW_STAGE_C;
+        for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += DW_STAGE_C) {
             tsr_dim_t j = 0;
             for (; j < nfull; j++)
                 _mm256_storeu_ps(o + j * DW_VLEN,
@@ -440,8 +511,8 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     in_lo = in_lo < 0 ? 0 : in_lo;
     in_hi = in_hi > a->now ? a->now : in_hi;
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
-    const int k3 = cl && a->KW == 3 && (a->SW == 1 || a->SW == 2) &&
-                   a->DW == 1 && a->now >= 4;
+    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
+                   a->now >= 4;
     const float *rows[DW_MAX_ROWS];
     if (a->stage) {
         stage_rows(a, rows);
@@ -466,7 +537,7 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
         rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)
-            k3_row(&rw, a, nc, in_lo, in_hi);
+            k3_row(&rw, a, nc, cl);
         else if (cl)
             row(&rw, a, nc, 1, in_lo, in_hi);
         else

@@ -476,7 +476,8 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
             for (int k = 0; k < tb.stage.nslots; k++)
                 tb.stage.key[k] = NULL;
         }
-#pragma omp for schedule(static)
+        /* No barrier of its own: the end of the region is one. */
+#pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
             tsr_dim_t oh, chunk;
             if (cf->staged) {
