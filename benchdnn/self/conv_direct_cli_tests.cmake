@@ -6,7 +6,7 @@ if(NOT COMMAND benchdnn_cli_test)
 endif()
 
 set(conv_direct_summary
-  "tests:204 passed:204 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+  "tests:511 passed:511 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
 benchdnn_cli_test(conv_direct_f32_batch 0 "${conv_direct_summary}"
   --conv --batch=inputs/conv/test_conv_direct_f32)
 benchdnn_cli_test(conv_direct_f32_batch_generic 0 "${conv_direct_summary}"

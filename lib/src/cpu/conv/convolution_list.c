@@ -12,8 +12,8 @@ extern const tsr_impl_t tsr_ref_convolution_fwd_impl;
 const tsr_impl_t *const tsr_convolution_impl_list[] = {
         &tsr_dw_convolution_f32_fwd_impl,
         &tsr_gemm_convolution_s8_fwd_impl,
-        &tsr_gemm_convolution_f32_fwd_impl,
         &tsr_direct_convolution_f32_fwd_impl,
+        &tsr_gemm_convolution_f32_fwd_impl,
         &tsr_ref_convolution_fwd_impl,
         NULL,
 };

@@ -24,6 +24,9 @@
 #define DIRECT_VLEN 8
 #define DIRECT_MAX_NV 4
 #define DIRECT_MAX_UR 8
+#define DIRECT_FIRST_MAX_IC 4
+/* Independent accumulators needed to hide the FMA latency. */
+#define DIRECT_MIN_ACC 8
 
 /* Pixels per tile for nv channel vectors: as many accumulators as fit in
  * 16 vector registers next to the broadcasts and weights. */
@@ -62,19 +65,30 @@ typedef struct {
     tsr_memory_desc_t dst_md;
 
     int use_avx2;
+    /* One chunk of at most DIRECT_FIRST_MAX_IC channels whose weights are
+     * DIRECT_VLEN apart (a first layer): direct_conv_first_tile_avx2. */
+    int first_layer;
     int nthr;
     tsr_dim_t row_floats; /* one row's accumulators */
     tsr_dim_t rows;       /* output rows per work item */
 
     tsr_epilogue_t ep;
     int ep_uniform_w; /* one epilogue call covers a whole row of pixels */
+    /* The tiles keep their sums in dst itself (partial ones between
+     * passes) and add the bias to the finished ones: for an epilogue of at
+     * most a bias and dst vectors dst_vec_step apart with contiguous
+     * channels and no padding. No row buffer, no epilogue pass. */
+    int store_in_kernel;
+    tsr_dim_t dst_vec_step;
 } direct_conv_conf_t;
 
 /* A run of `ntiles` tiles of ur pixels each along w. `src` and `wei`
  * point at the first valid tap of the first pixel and output-channel
  * vector 0, without the input-channel offset: chunk k is at
  * + src_chunk[k] / + wei_chunk[k]. `acc` is the first pixel of vector 0 in
- * the row buffer. */
+ * the row buffer (or in dst), pixels acc_pix and vectors acc_vec apart.
+ * With `bias` (8 values per vector, contiguous) the tile adds it to the
+ * finished sums before storing them. */
 typedef struct {
     const float *src, *wei;
     float *acc;
@@ -83,8 +97,9 @@ typedef struct {
     int last_ic; /* channels in the tile's last chunk, 1..8 */
     tsr_dim_t kd_n, kh_n, kw_n;
     tsr_dim_t wei_vec[DIRECT_MAX_NV]; /* vector v relative to vector 0 */
-    tsr_dim_t acc_vec;                /* row buffer step between vectors */
-    int zero;                         /* start from 0 instead of acc */
+    tsr_dim_t acc_pix, acc_vec;
+    const float *bias;
+    int zero; /* start from 0 instead of acc */
 } direct_tile_t;
 
 typedef void (*direct_tile_fn)(const direct_conv_conf_t *cf,
@@ -129,5 +144,9 @@ void direct_conv_tile_c(const direct_conv_conf_t *cf, const direct_tile_t *t,
                         int ur, int nv);
 void direct_conv_tile_avx2(const direct_conv_conf_t *cf, const direct_tile_t *t,
                            int ur, int nv);
+/* The same for first layers (cf->first_layer): channels of the chunk as a
+ * compile-time count. */
+void direct_conv_first_tile_avx2(const direct_conv_conf_t *cf,
+                                 const direct_tile_t *t, int ur, int nv);
 
 #endif

@@ -7,11 +7,9 @@
  * values for ur * nv FMAs and needs at most 16 registers. The loops over
  * pixels and vectors are unrolled before scalar replacement so the
  * accumulator array never touches memory. */
-#include <immintrin.h>
+#include "cpu/conv/direct_conv_f32_avx2.h"
 
-#include "cpu/conv/direct_conv_f32.h"
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define ALWAYS_INLINE DIRECT_ALWAYS_INLINE
 
 /* acc[p][v] += src[p, ic] * wei[ic, v] for one input channel: pixel p's
  * value at sp[p] + so, vector v's weights at wp[v] + wo. */
@@ -62,15 +60,8 @@ ALWAYS_INLINE void tile_loop(const direct_conv_conf_t *cf,
         wv[v] = t->wei_vec[v];
     for (tsr_dim_t tt = 0; tt < t->ntiles; tt++) {
         const float *src = t->src + tt * ur * cf->src_pix;
-        float *accp = t->acc + tt * ur * DIRECT_VLEN;
-#pragma GCC unroll 8
-        for (int p = 0; p < ur; p++) {
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; v++)
-                acc[p][v] = t->zero ? _mm256_setzero_ps()
-                                    : _mm256_loadu_ps(accp + v * t->acc_vec +
-                                                      p * DIRECT_VLEN);
-        }
+        float *accp = t->acc + tt * ur * t->acc_pix;
+        direct_acc_load_avx2(acc, t, accp, ur, nv);
         for (tsr_dim_t k = 0; k < t->nchunks; k++) {
             const int icn = k == t->nchunks - 1 ? t->last_ic : DIRECT_VLEN;
             const float *sc = src + t->src_chunk[k];
@@ -104,13 +95,7 @@ ALWAYS_INLINE void tile_loop(const direct_conv_conf_t *cf,
                     }
                 }
         }
-#pragma GCC unroll 8
-        for (int p = 0; p < ur; p++) {
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; v++)
-                _mm256_storeu_ps(accp + v * t->acc_vec + p * DIRECT_VLEN,
-                                 acc[p][v]);
-        }
+        direct_acc_store_avx2(acc, t, accp, ur, nv);
     }
 }
 

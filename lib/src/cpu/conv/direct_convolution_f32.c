@@ -1,21 +1,27 @@
 /* "direct:f32": forward f32 convolution computed directly (no im2col) on
  * channel-blocked layouts: source nCw8c / nChw8c / nCdhw8c or the 16-blocks
- * (or plain, e.g. a first layer's nchw with few channels), weights blocked
- * by 8 or 16 output channels innermost (OIhw8i8o, OIhw16i16o, Ohwi8o,
- * grouped gOIhw8i8o...), destination channel-blocked (or plain). "any"
- * resolves to blocks of 8 (the AVX2 vector), with a plain source when it
- * has fewer than 8 channels; gemm:f32, earlier in the list, takes the
- * problems whose layouts are all "any". Grouped problems need multiples of
- * 8 channels per group; other channel counts are padded blocks.
+ * (or plain, e.g. a first layer's nchw or nhwc with few channels), weights
+ * blocked by 8 or 16 output channels innermost (OIhw8i8o, OIhw16i16o,
+ * Ohwi8o, grouped gOIhw8i8o...), destination channel-blocked (or plain).
+ * "any" resolves to blocks of 8 (the AVX2 vector); with fewer than 8 input
+ * channels to a plain source and Ohwi8o weights. This implementation comes
+ * before gemm:f32 in the list: it takes the first layers (at most
+ * DIRECT_FIRST_MAX_IC input channels, one group) in any layout it reads,
+ * and leaves to gemm:f32 every other problem whose weights layout is open
+ * and whose data is plain or open. Grouped problems need multiples of 8
+ * channels per group; other channel counts are padded blocks.
  *
- * Work items are (image, group, output-channel vector group, od, oh): one
- * whole output row each, computed by one thread in a fixed order (chunk
- * groups of input channels outer, tiles along w inner), so results do not
- * depend on the thread count. Along w, pixels whose kernel window lies
- * inside the source run in register tiles of ur pixels; the few border
- * pixels run one at a time with their own valid kw range; the kd and kh
- * ranges are clipped per row. The finished row goes through the shared
- * epilogue (bias, scales, post-ops) into dst. Kernel contract in
+ * Work items are (image, group, output-channel vector group, od, rows of
+ * oh), computed by one thread each in a fixed order (chunk groups of input
+ * channels outer, tiles along w inner), so results do not depend on the
+ * thread count. Along w, pixels whose kernel window lies inside the source
+ * run in register tiles of ur pixels; the few border pixels run one at a
+ * time with their own valid kw range; the kd and kh ranges are clipped per
+ * row. The finished rows go through the shared epilogue (bias, scales,
+ * post-ops) into dst; when that epilogue is at most a bias and dst has
+ * whole vectors of contiguous channels (nChw8c, nhwc...), the tiles store
+ * into dst themselves and add the bias (store_in_kernel). First layers use
+ * their own tiles (direct_conv_f32_first_avx2.c). Kernel contract in
  * direct_conv_f32.h. */
 #include <omp.h>
 #include <stdlib.h>
@@ -59,7 +65,7 @@ ALWAYS_INLINE void tile_loop_c(const direct_conv_conf_t *cf,
                     acc[p][v][h] = (v4f){0};
                 else
                     memcpy(&acc[p][v][h],
-                           t->acc + v * t->acc_vec + p * DIRECT_VLEN + h * V4,
+                           t->acc + v * t->acc_vec + p * t->acc_pix + h * V4,
                            sizeof(v4f));
             }
         }
@@ -109,9 +115,15 @@ ALWAYS_INLINE void tile_loop_c(const direct_conv_conf_t *cf,
 #pragma GCC unroll 4
         for (int v = 0; v < nv; v++) {
 #pragma GCC unroll 2
-            for (int h = 0; h < NH; h++)
-                memcpy(t->acc + v * t->acc_vec + p * DIRECT_VLEN + h * V4,
+            for (int h = 0; h < NH; h++) {
+                if (t->bias) {
+                    v4f b;
+                    memcpy(&b, t->bias + v * DIRECT_VLEN + h * V4, sizeof(b));
+                    acc[p][v][h] += b;
+                }
+                memcpy(t->acc + v * t->acc_vec + p * t->acc_pix + h * V4,
                        &acc[p][v][h], sizeof(v4f));
+            }
         }
     }
 }
@@ -142,7 +154,8 @@ void direct_conv_tile_c(const direct_conv_conf_t *cf, const direct_tile_t *t,
             direct_tile_t sub = *t;
             sub.ntiles = 1;
             sub.src = t->src + p0 * cf->src_pix;
-            sub.acc = t->acc + p0 * DIRECT_VLEN + v0 * t->acc_vec;
+            sub.acc = t->acc + p0 * t->acc_pix + v0 * t->acc_vec;
+            sub.bias = t->bias ? t->bias + v0 * DIRECT_VLEN : NULL;
             for (int v = v0; v < nv; v++)
                 sub.wei_vec[v - v0] = t->wei_vec[v];
             tile_c_sub(cf, &sub, (int)TSR_MIN(C_SUB_UR, t->ntiles * ur - p0),
@@ -165,6 +178,10 @@ static int data_block(const tsr_memory_desc_t *md) {
         (b->inner_blks[0] == 8 || b->inner_blks[0] == 16))
         return (int)b->inner_blks[0];
     return 0;
+}
+
+static int plain_or_any(const tsr_memory_desc_t *md) {
+    return md_is_any(md) || data_block(md) == 1;
 }
 
 /* f32 weights with 8 or 16 output channels innermost, optionally inside
@@ -192,14 +209,18 @@ static int weights_ok(const tsr_memory_desc_t *md, int with_groups,
 }
 
 /* "any": blocks of 8 on the channels (data), on i and o (weights), or the
- * plain logical order. */
+ * plain logical order; with `last` >= 0 the outer dim `last` moves
+ * innermost (i after the spatial dims: Ohwi8o). */
 static tsr_status_t resolve_any(tsr_memory_desc_t *md, int nblks, int idx0,
-                                int idx1) {
+                                int idx1, int last) {
     if (!md_is_any(md))
         return tsr_success;
-    int order[TSR_MAX_NDIMS];
+    int order[TSR_MAX_NDIMS], n = 0;
     for (int d = 0; d < md->ndims; d++)
-        order[d] = d;
+        if (d != last)
+            order[n++] = d;
+    if (last >= 0)
+        order[n] = last;
     const tsr_dim_t blks[2] = {DIRECT_VLEN, DIRECT_VLEN};
     const int idxs[2] = {idx0, idx1};
     tsr_memory_desc_t built;
@@ -276,13 +297,24 @@ static tsr_status_t resolve_layouts(struct tsr_primitive_desc *pd,
                       *wei = &pd->md[TSR_MD_WEIGHTS];
     tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS], *dst = &pd->md[TSR_MD_DST];
     const int o = conv_with_groups(pd);
-    /* A first layer's few channels are read from the plain source. */
-    const int plain_src = s->G == 1 && s->ICg < DIRECT_VLEN;
-    if (resolve_any(src, plain_src ? 0 : 1, 1, 0) != tsr_success ||
-        resolve_any(dst, 1, 1, 0) != tsr_success ||
-        resolve_any(wei, 2, o + 1, o) != tsr_success)
+    /* A first layer's few channels are read from the plain source, its
+     * weights without padding channels: each vector's taps of a kernel row
+     * are one contiguous run (Ohwi8o). */
+    const int first = s->G == 1 && s->ICg < DIRECT_VLEN;
+    /* This implementation comes before gemm:f32 in the list for the first
+     * layers (few input channels), where it is the faster one; every other
+     * problem whose weights layout is left open and whose data is plain or
+     * open goes on to gemm:f32. */
+    const int first_layer = s->G == 1 && s->ICg <= DIRECT_FIRST_MAX_IC;
+    if (!first_layer && md_is_any(wei) && plain_or_any(src) &&
+        plain_or_any(dst))
         return tsr_unimplemented;
-    if (conv_with_bias(pd) && resolve_any(bia, 0, 0, 0) != tsr_success)
+    if (resolve_any(src, first ? 0 : 1, 1, 0, -1) != tsr_success ||
+        resolve_any(dst, 1, 1, 0, -1) != tsr_success ||
+        (first ? resolve_any(wei, 1, o, 0, o + 1)
+               : resolve_any(wei, 2, o + 1, o, -1)) != tsr_success)
+        return tsr_unimplemented;
+    if (conv_with_bias(pd) && resolve_any(bia, 0, 0, 0, -1) != tsr_success)
         return tsr_unimplemented;
     return tsr_success;
 }
@@ -343,6 +375,42 @@ static tsr_status_t layout_conf(direct_conv_conf_t *cf,
     return tsr_success;
 }
 
+/* The reduction's passes over a row: a block of kernel rows (all of them
+ * unless the kernel is large) of a group of chunks, whose weights stay in
+ * L1. A first layer's few weights take all kernel rows in one pass. */
+static void plan_passes(direct_conv_conf_t *cf) {
+    const conv_sizes_t *s = &cf->sh;
+    const tsr_dim_t nv = TSR_MIN(cf->nvec, DIRECT_MAX_NV);
+    const tsr_dim_t chunk_ic = cf->nchunks == 1 ? cf->last_ic : DIRECT_VLEN;
+    const tsr_dim_t kh_bytes = s->KD * s->KW * chunk_ic * nv * DIRECT_VLEN *
+                               (tsr_dim_t)sizeof(float);
+    cf->kh_block =
+            cf->first_layer
+                    ? s->KH
+                    : TSR_MAX(1, TSR_MIN(s->KH, WEI_L1_BYTES / kh_bytes));
+    cf->chunk_group = TSR_MAX(1, WEI_L1_BYTES / (kh_bytes * cf->kh_block));
+}
+
+/* Whether the tiles can store into dst themselves (see store_in_kernel):
+ * no row buffer and no separate epilogue pass over dst. */
+static void plan_store(direct_conv_conf_t *cf) {
+    const conv_sizes_t *s = &cf->sh;
+    const int simple_ep = tsr_epilogue_is_identity(&cf->ep) ||
+                          tsr_epilogue_is_bias_only(&cf->ep);
+    const int whole_vectors =
+            s->OCg % DIRECT_VLEN == 0 && cf->dst_pad_oc == s->G * s->OCg;
+    cf->dst_vec_step =
+            cf->nvec > 1 ? cf->dst_vec_off[1] - cf->dst_vec_off[0] : 0;
+    int uniform = 1;
+    for (tsr_dim_t g = 0; g < s->G; g++)
+        for (tsr_dim_t v = 0; v < cf->nvec; v++)
+            uniform = uniform && cf->dst_vec_off[g * cf->nvec + v] ==
+                                         cf->dst_vec_off[g * cf->nvec] +
+                                                 v * cf->dst_vec_step;
+    cf->store_in_kernel =
+            simple_ep && whole_vectors && cf->dst_c == 1 && uniform;
+}
+
 static tsr_status_t conf_init(direct_conv_conf_t *cf,
                               struct tsr_primitive_desc *pd) {
     const conv_sizes_t *s = &cf->sh;
@@ -357,14 +425,11 @@ static tsr_status_t conf_init(direct_conv_conf_t *cf,
     if (st != tsr_success)
         return st;
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, s->ndims - 1);
-    /* Weights of one pass: a block of kernel rows (all of them unless the
-     * kernel is large) of a group of chunks. */
-    const tsr_dim_t nv = TSR_MIN(cf->nvec, DIRECT_MAX_NV);
-    const tsr_dim_t kh_bytes = s->KD * s->KW * DIRECT_VLEN * nv * DIRECT_VLEN *
-                               (tsr_dim_t)sizeof(float);
-    cf->kh_block = TSR_MAX(1, TSR_MIN(s->KH, WEI_L1_BYTES / kh_bytes));
-    cf->chunk_group = TSR_MAX(1, WEI_L1_BYTES / (kh_bytes * cf->kh_block));
     cf->use_avx2 = tsr_mayiuse(tsr_cpu_isa_avx2);
+    cf->first_layer = cf->nchunks == 1 && cf->last_ic <= DIRECT_FIRST_MAX_IC &&
+                      cf->wei_ic == DIRECT_VLEN;
+    plan_passes(cf);
+    plan_store(cf);
     cf->nthr = omp_get_max_threads();
     cf->row_floats = tsr_rnd_up(DIRECT_MAX_NV * s->OW * DIRECT_VLEN, 16);
     /* Rows per work item: their accumulators stay in L2 while a chunk
@@ -409,8 +474,11 @@ static tsr_status_t direct_init(struct tsr_primitive_desc *pd) {
         return st;
     }
     pd->impl_data = cf;
-    pd->scratchpad_size = (size_t)cf->nthr * (size_t)cf->rows *
-                          (size_t)cf->row_floats * sizeof(float);
+    pd->scratchpad_size = cf->store_in_kernel
+                                  ? 0
+                                  : (size_t)cf->nthr * (size_t)cf->rows *
+                                            (size_t)cf->row_floats *
+                                            sizeof(float);
     return tsr_success;
 }
 
@@ -438,8 +506,29 @@ typedef struct {
     const float *src, *wei;
     float *dst;
     const tsr_epilogue_rt_t *rt;
+    const float *bias; /* for the tiles to add (store_in_kernel) */
     direct_tile_fn tile;
 } exec_t;
+
+/* The next tiles over `avail` pixels with full windows: *ntiles tiles of
+ * the returned width. Whole tiles of ur_max, or one shorter tile for the
+ * rest; a rest too short to hide the FMA latency is split with the tile
+ * before it into two balanced ones. */
+static int full_tiles(tsr_dim_t avail, int ur_max, int nv, tsr_dim_t *ntiles) {
+    *ntiles = 1;
+    if (avail < ur_max)
+        return (int)avail;
+    const tsr_dim_t rest = avail % ur_max;
+    if (rest == 0 || rest * nv >= DIRECT_MIN_ACC) {
+        *ntiles = avail / ur_max;
+        return ur_max;
+    }
+    if (avail >= 2 * ur_max) {
+        *ntiles = avail / ur_max - 1;
+        return ur_max;
+    }
+    return (int)((avail + 1) / 2);
+}
 
 /* Accumulates the input-channel chunk group from chunk c0 and the kernel
  * rows [kh0, kh0 + kh_block) into output row (n, g, vector group vg, od,
@@ -475,7 +564,21 @@ static void compute_row(const exec_t *e, tsr_dim_t n, tsr_dim_t g, tsr_dim_t vg,
                             kh_lo * cf->wei_kh;
     for (int v = 0; v < nv; v++)
         t.wei_vec[v] = cf->wei_vec_off[v0 + v] - cf->wei_vec_off[v0];
+    /* Sums go to the row buffer, or straight into dst. */
+    float *acc_row = row;
+    t.acc_pix = DIRECT_VLEN;
     t.acc_vec = s->OW * DIRECT_VLEN;
+    t.bias = NULL;
+    if (cf->store_in_kernel) {
+        acc_row = e->dst + n * cf->dst_n + od * cf->dst_d + oh * cf->dst_h +
+                  cf->dst_vec_off[g * cf->nvec + v0];
+        t.acc_pix = cf->dst_w;
+        t.acc_vec = cf->dst_vec_step;
+        const int last_pass = c0 + cf->chunk_group >= cf->nchunks &&
+                              kh0 + cf->kh_block >= s->KH;
+        t.bias = e->bias && last_pass ? e->bias + g * s->OCg + v0 * DIRECT_VLEN
+                                      : NULL;
+    }
     const tsr_dim_t DW = s->KDW + 1;
     /* Pixels before ow_full_end have their whole window inside on the
      * right. */
@@ -493,24 +596,15 @@ static void compute_row(const exec_t *e, tsr_dim_t n, tsr_dim_t g, tsr_dim_t vg,
         tap_range(iw0, s->IW, s->KW, DW, &kw_lo, &kw_hi);
         int ur = 1;
         t.ntiles = 1;
-        if (kw_lo == 0 && kw_hi == s->KW) {
-            /* Full windows up to ow_full_end: whole tiles, or one
-             * smaller tile for the rest. */
-            const tsr_dim_t avail = ow_full_end - ow;
-            if (avail >= ur_max) {
-                ur = ur_max;
-                t.ntiles = avail / ur_max;
-            } else {
-                ur = (int)avail;
-            }
-        }
+        if (kw_lo == 0 && kw_hi == s->KW)
+            ur = full_tiles(ow_full_end - ow, ur_max, nv, &t.ntiles);
         t.kw_n = taps ? kw_hi - kw_lo : 0;
         if (t.kw_n == 0)
             kw_lo = 0;
         t.src = e->src +
                 (t.kw_n ? src_row + (iw0 + kw_lo * DW) * cf->src_w : 0);
         t.wei = wei_base + kw_lo * cf->wei_kw;
-        t.acc = row + ow * DIRECT_VLEN;
+        t.acc = acc_row + ow * t.acc_pix;
         e->tile(cf, &t, ur, nv);
         ow += ur * t.ntiles;
     }
@@ -580,22 +674,43 @@ static tsr_status_t direct_execute(const struct tsr_primitive_desc *pd,
                       tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
                       tsr_ctx_data(ctx, TSR_ARG_DST),
                       &rt,
-                      cf->use_avx2 ? direct_conv_tile_avx2
-                                   : direct_conv_tile_c};
+                      cf->store_in_kernel && rt.bias
+                              ? (const float *)rt.bias + cf->ep.bias_md.offset0
+                              : NULL,
+                      !cf->use_avx2     ? direct_conv_tile_c
+                      : cf->first_layer ? direct_conv_first_tile_avx2
+                                        : direct_conv_tile_avx2};
     const tsr_dim_t nrb = tsr_div_up(s->OH, cf->rows);
     const tsr_dim_t items = s->MB * s->G * cf->nvg * s->OD * nrb;
 #pragma omp parallel num_threads(cf->nthr)
     {
-        float *buf = scratch + (size_t)omp_get_thread_num() *
-                                       (size_t)(cf->rows * cf->row_floats);
+        float *buf =
+                cf->store_in_kernel
+                        ? NULL
+                        : scratch + (size_t)omp_get_thread_num() *
+                                            (size_t)(cf->rows * cf->row_floats);
 #pragma omp for schedule(static)
         for (tsr_dim_t it = 0; it < items; it++) {
             /* Row blocks innermost: neighbours share source rows and
-             * weights. */
-            const tsr_dim_t rb = it % nrb, od = (it / nrb) % s->OD;
-            tsr_dim_t rest = it / (nrb * s->OD);
-            const tsr_dim_t vg = rest % cf->nvg;
-            rest /= cf->nvg;
+             * weights. A first layer's weights are few and its source
+             * rows many: vector groups innermost, so a block of source
+             * rows is read once from memory for all of them. */
+            tsr_dim_t rb, vg, rest = it;
+            if (cf->first_layer) {
+                vg = rest % cf->nvg;
+                rest /= cf->nvg;
+                rb = rest % nrb;
+                rest /= nrb;
+            } else {
+                rb = rest % nrb;
+                rest /= nrb;
+            }
+            const tsr_dim_t od = rest % s->OD;
+            rest /= s->OD;
+            if (!cf->first_layer) {
+                vg = rest % cf->nvg;
+                rest /= cf->nvg;
+            }
             const tsr_dim_t g = rest % s->G, n = rest / s->G;
             const tsr_dim_t oh0 = rb * cf->rows,
                             nrows = TSR_MIN(cf->rows, s->OH - oh0);
@@ -605,9 +720,11 @@ static tsr_status_t direct_execute(const struct tsr_primitive_desc *pd,
                 for (tsr_dim_t kh0 = 0; kh0 < s->KH; kh0 += cf->kh_block)
                     for (tsr_dim_t r = 0; r < nrows; r++)
                         compute_row(&e, n, g, vg, od, oh0 + r, c0, kh0,
-                                    buf + r * cf->row_floats);
-            for (tsr_dim_t r = 0; r < nrows; r++)
-                store_row(&e, n, g, vg, od, oh0 + r, buf + r * cf->row_floats);
+                                    buf ? buf + r * cf->row_floats : NULL);
+            if (buf)
+                for (tsr_dim_t r = 0; r < nrows; r++)
+                    store_row(&e, n, g, vg, od, oh0 + r,
+                              buf + r * cf->row_floats);
         }
     }
     return tsr_success;
