@@ -12,7 +12,9 @@
  * weights layout: "kic" (kernel point outer, input channel inner, e.g.
  * hwio, ohwi) or "ick" (input channel outer, e.g. oihw). 1x1 convolutions
  * with stride 1 and no padding read the source directly; others gather it
- * chunk by chunk of spatial points into the col scratchpad. */
+ * chunk by chunk of spatial points into the col scratchpad. For small
+ * channels-last images the rows of one GEMM may span several images
+ * (batch_rows below). */
 #ifndef TSR_CPU_CONV_GEMM_CONV_F32_H
 #define TSR_CPU_CONV_GEMM_CONV_F32_H
 
@@ -42,7 +44,12 @@ typedef struct {
 
     int direct; /* 1x1, stride 1, no padding: no im2col */
     int src_cl; /* source channel stride 1 */
-    tsr_dim_t chunk_sp;
+    /* GEMM rows run on across images: row sp >= SP of an item starting in
+     * image n is point sp % SP of image n + sp / SP (channels-last dst,
+     * images equally spaced), so one GEMM covers the points of several
+     * images and packs the weights once for all of them. */
+    int batch_rows;
+    tsr_dim_t chunk_sp;   /* GEMM rows of an item (but its last) */
     int nthr;             /* threads booked in the scratchpad */
     int per_thread_items; /* many (n, g, chunk) items: one GEMM per thread */
     /* col_floats, cbuf_floats: f32 only (gemm:s8 sizes its byte col
@@ -50,7 +57,7 @@ typedef struct {
     size_t col_floats, cbuf_floats, gemm_bytes, thread_bytes;
 
     tsr_epilogue_t ep;
-    int ep_identity, ep_bias_only, ep_uniform_sp;
+    int ep_identity, ep_bias_only, ep_uniform_sp, ep_uniform_n;
 } gemm_conv_conf_t;
 
 /* Position in the K order of (kernel point kidx, input channel ic). */
@@ -61,10 +68,11 @@ static inline tsr_dim_t gemm_conv_k_index(const gemm_conv_conf_t *cf,
 
 /* Fills part `part` of `nparts` (split over points for channels-last,
  * over K rows for channels-first) of the col of the chunk of `len` spatial
- * points from sp0 of image n, group g, laid out for the dst family (see
- * above). Elements are `elem_size` bytes (1, 2 or 4) and copied as they
- * are. Input points outside the source (padding) take pad[ic], ic the
- * channel within the group, or zero when pad is NULL. */
+ * points from sp0 of image n (continuing into the next images under
+ * batch_rows), group g, laid out for the dst family (see above). Elements are
+ * `elem_size` bytes (1, 2 or 4) and copied as they are. Input points outside
+ * the source (padding) take pad[ic], ic the channel within the group, or zero
+ * when pad is NULL. */
 void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             size_t elem_size, const void *pad, tsr_dim_t n,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
@@ -80,16 +88,22 @@ static inline void gemm_conv_im2col(const gemm_conv_conf_t *cf,
 }
 
 /* Work items (gemm_conv_items.c): (image n, group g, chunk of spatial
- * points sp0 .. sp0 + len - 1), each one GEMM. */
+ * points sp0 .. sp0 + len - 1), each one GEMM. Under batch_rows the chunk
+ * may run on into the next images (see there). */
 typedef struct {
     tsr_dim_t n, g, sp0, len;
 } gemm_conv_item_t;
 
-/* Sets nthr, chunk_sp and per_thread_items: chunks of about
- * col_chunk_bytes of col (col_point_bytes per spatial point); with many
- * items each thread runs whole items with its own GEMM, with few they run
- * one after the other, each over all threads. split_for_threads cuts a few
- * large items finer so that every thread still gets its own. */
+/* Sets nthr, batch_rows, chunk_sp and per_thread_items (needs direct,
+ * dst_cl, the strides and the epilogue): chunks of about col_chunk_bytes
+ * of col (col_point_bytes per spatial point); with many items each thread
+ * runs whole items with its own GEMM, with few they run one after the
+ * other, each over all threads. split_for_threads cuts a few large items
+ * finer so that every thread still gets its own. Small images of a
+ * channels-last dst are batched (batch_rows) into chunks over several
+ * images, cut so that every thread gets as many. The GEMM engines sum each
+ * element over K in an order that does not depend on M, N or their split,
+ * so no cut changes a result. */
 void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
                           size_t col_chunk_bytes, int split_for_threads);
 tsr_dim_t gemm_conv_items(const gemm_conv_conf_t *cf);
@@ -108,6 +122,15 @@ typedef tsr_status_t (*gemm_conv_item_fn)(const void *ctx, int ithr,
                                           tsr_dim_t item, int team);
 tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
                                  gemm_conv_item_fn run_item, const void *ctx);
+
+/* Stores the m x ncols accumulators at acc (row stride acc_ld) of GEMM
+ * rows sp0.. of image n (continuing into the next images under
+ * batch_rows), dst channels oc.., through the epilogue into a
+ * channels-last dst: rows the epilogue does not tell apart in one call. */
+void gemm_conv_store_rows(const gemm_conv_conf_t *cf,
+                          const tsr_epilogue_rt_t *rt, float *acc,
+                          int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
+                          tsr_dim_t oc, int64_t m, int64_t ncols, void *dst);
 
 /* Layout helpers (gemm_conv_layout.c). */
 
@@ -160,6 +183,12 @@ void gemm_conv_wei_scale_form(const struct tsr_primitive_desc *pd,
  * convolution with stride 1 and no padding over a source whose points and
  * channels are each equally spaced. */
 int gemm_conv_src_direct(const gemm_conv_conf_t *cf);
+
+/* 1 when the GEMM rows can run on across images (batch_rows): a
+ * channels-last dst, rows that step at least a dst row of channels, and
+ * images that continue the points one point stride apart, in the dst and
+ * in a channels-last source read in place. */
+int gemm_conv_rows_batchable(const gemm_conv_conf_t *cf);
 
 /* Logical dst point (n, oc, spatial of sp) into pos, and its offset. */
 void gemm_conv_dst_point(const gemm_conv_conf_t *cf, tsr_dim_t n, tsr_dim_t oc,

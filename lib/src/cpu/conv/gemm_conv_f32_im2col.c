@@ -103,7 +103,9 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
                     esz);
 }
 
-/* Channels-last dst: row (sp - sp0) of col holds the K values of point sp. */
+/* Channels-last dst: row (sp - sp0) of col holds the K values of point sp
+ * (point sp % SP of the image sp / SP after the call's first, under
+ * batch_rows). */
 static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                         tsr_dim_t sp_end, char *col) {
     const gemm_conv_conf_t *cf = gt->cf;
@@ -114,8 +116,11 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                         (cf->sh.IW == 1 || s[CONV_W] == cf->sh.ICg) &&
                         cf->DW == 1;
     for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++) {
-        const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
-                        od = sp / (cf->sh.OW * cf->sh.OH);
+        const tsr_dim_t pt = sp % cf->SP;
+        const char *src_n =
+                gt->src_ng + (size_t)(sp / cf->SP * s[CONV_N]) * esz;
+        const tsr_dim_t ow = pt % cf->sh.OW, oh = (pt / cf->sh.OW) % cf->sh.OH,
+                        od = pt / (cf->sh.OW * cf->sh.OH);
         char *row = col + (size_t)((sp - sp0) * cf->K) * esz;
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
@@ -129,8 +134,7 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                     char *out = row + (size_t)(kidx * cf->sh.ICg) * esz;
                     if (row_inside)
                         copy_kernel_row_dense(gt,
-                                              gt->src_ng +
-                                                      (size_t)(id * s[CONV_D] +
+                                              src_n + (size_t)(id * s[CONV_D] +
                                                                ih * s[CONV_H]) *
                                                               esz,
                                               ow, out);
@@ -149,10 +153,10 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                         fill_pad(out, ic_step, gt->pad, 1, cf->sh.ICg, esz);
                         continue;
                     }
-                    const char *in = gt->src_ng +
-                                     (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
-                                              iw * s[CONV_W]) *
-                                             esz;
+                    const char *in =
+                            src_n + (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
+                                             iw * s[CONV_W]) *
+                                            esz;
                     copy_elems(out, ic_step, in, s[CONV_C], cf->sh.ICg, esz);
                 }
             }

@@ -165,6 +165,16 @@ tsr_dim_t gemm_conv_dst_offset(const gemm_conv_conf_t *cf, tsr_dim_t n,
            sp * cf->dst_sp_step;
 }
 
+int gemm_conv_rows_batchable(const gemm_conv_conf_t *cf) {
+    if (!cf->dst_cl || cf->dst_sp_step < cf->sh.OCg ||
+        cf->dst_s[CONV_N] != cf->SP * cf->dst_sp_step)
+        return 0;
+    /* The source read in place is the GEMM's A: rows of K channels. */
+    return !cf->direct ||
+           (cf->src_s[CONV_C] == 1 && cf->src_s[CONV_W] >= cf->K &&
+            cf->src_s[CONV_N] == cf->SP * cf->src_s[CONV_W]);
+}
+
 int gemm_conv_md_is_plain(const tsr_memory_desc_t *md, tsr_data_type_t dt) {
     return md->format_kind == tsr_format_kind_blocked &&
            md->blocking.inner_nblks == 0 && md->data_type == dt;
@@ -198,6 +208,7 @@ tsr_status_t gemm_conv_epilogue_init(const struct tsr_primitive_desc *pd,
     cf->ep_uniform_sp = 1;
     for (int d = 2; d < cf->sh.ndims; d++)
         cf->ep_uniform_sp &= tsr_epilogue_uniform_along(&cf->ep, d);
+    cf->ep_uniform_n = tsr_epilogue_uniform_along(&cf->ep, 0);
     return tsr_success;
 }
 

@@ -3,12 +3,13 @@
  * plain weights, with every attribute fused at the store by the shared
  * epilogue. Formulation and K orders in gemm_conv_f32.h.
  *
- * Work is a list of items (image n, group g, chunk of spatial points). With
- * many items each thread runs whole items with its own single-thread GEMM;
- * with few (e.g. one image) items run one after the other, each spread over
- * all threads by the GEMM. Every output element is computed by one GEMM
- * call of the same shape either way, so results do not depend on the
- * thread count. */
+ * Work is a list of items (image n, group g, chunk of spatial points; for
+ * small channels-last images chunks run on across images so that one GEMM
+ * packs the weights for several). With many items each thread runs whole
+ * items with its own single-thread GEMM; with few (e.g. one image) items
+ * run one after the other, each spread over all threads by the GEMM. The
+ * GEMM sums every element over K in the same order whatever its shape or
+ * thread split, so results do not depend on the thread count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,30 +125,14 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
                        int64_t n0, int64_t m, int64_t n) {
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = s->cf;
-    tsr_dim_t pos[TSR_MAX_NDIMS];
-    if (cf->dst_cl && cf->ep_uniform_sp) {
-        /* Rows are spatial points the epilogue does not tell apart: the
-         * whole tile in one call, any spatial coordinates in pos (0 saves
-         * the divisions that would find the real ones). */
-        const tsr_dim_t sp = s->sp0 + m0, oc = s->g * cf->sh.OCg + n0;
-        memset(pos, 0, sizeof(pos));
-        pos[0] = s->n;
-        pos[1] = oc;
-        tsr_epilogue_apply_rows(&cf->ep, s->rt, c, ldc, m, n, pos, 1, s->dst,
-                                gemm_conv_dst_offset(cf, s->n, oc, sp),
-                                cf->dst_sp_step, cf->dst_s[CONV_C]);
+    if (cf->dst_cl) {
+        gemm_conv_store_rows(cf, s->rt, c, ldc, s->n, s->sp0 + m0,
+                             s->g * cf->sh.OCg + n0, m, n, s->dst);
         return;
     }
+    tsr_dim_t pos[TSR_MAX_NDIMS];
     for (int64_t r = 0; r < m; r++) {
         float *acc = c + r * ldc;
-        if (cf->dst_cl) {
-            const tsr_dim_t sp = s->sp0 + m0 + r, oc = s->g * cf->sh.OCg + n0;
-            gemm_conv_dst_point(cf, s->n, oc, sp, pos);
-            tsr_epilogue_apply_row(&cf->ep, s->rt, acc, n, pos, 1, s->dst,
-                                   gemm_conv_dst_offset(cf, s->n, oc, sp),
-                                   cf->dst_s[CONV_C]);
-            continue;
-        }
         const tsr_dim_t oc = s->g * cf->sh.OCg + m0 + r;
         /* Runs along sp: whole when nothing varies spatially, else split
          * at output rows so each run advances along w only. */

@@ -17,13 +17,14 @@
  * instead and the missing zp * w of the padded points is added back per
  * output point at the store.
  *
- * Work is planned as in gemm:f32: items (n, g, chunk of spatial points),
- * whole items per thread when there are many, else one item at a time
- * spread over all threads by the GEMM. With few images the spatial points
- * are cut finer when the pieces stay big enough, so that each thread still
- * runs whole items of its own: one parallel region and no barrier per
- * execution. Integer sums are exact and the epilogue is elementwise, so
- * results do not depend on the thread count or the cut. */
+ * Work is planned as in gemm:f32: items (n, g, chunk of spatial points,
+ * running on across small images of an equally spaced batch), whole items
+ * per thread when there are many, else one item at a time spread over all
+ * threads by the GEMM. With few images the spatial points are cut finer
+ * when the pieces stay big enough, so that each thread still runs whole
+ * items of its own: one parallel region and no barrier per execution. Integer
+ * sums are exact and the epilogue is elementwise, so results do not depend on
+ * the thread count or the cut. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,7 +236,7 @@ typedef struct {
     wei_view_t w;
 } store_ctx_t;
 
-/* sum over the padded points of output point sp of zp * W[k][oc], for
+/* sum over the padded points of output point sp (< SP) of zp * W[k][oc], for
  * columns oc0.. of acc (modulo 2^32, added to acc). */
 static void add_back_padding(const store_ctx_t *s, tsr_dim_t sp, tsr_dim_t oc0,
                              int64_t n, uint32_t *acc) {
@@ -287,7 +288,8 @@ static void tile_to_f32(const store_ctx_t *s, const int32_t *tile, int64_t ld,
             uint32_t u[RUN];
             for (int64_t j = 0; j < cnt; j++)
                 u[j] = (uint32_t)t[j0 + j];
-            add_back_padding(s, s->sp0 + m0 + r, n0 + j0, cnt, u);
+            add_back_padding(s, (s->sp0 + m0 + r) % s->sc->cf.SP, n0 + j0, cnt,
+                             u);
             for (int64_t j = 0; j < cnt; j++)
                 f[j0 + j] = (float)(int32_t)u[j];
         }
@@ -300,26 +302,8 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = &s->sc->cf;
     tile_to_f32(s, tile, ld, m0, n0, m, n, work);
-    const tsr_dim_t oc = s->g * cf->sh.OCg + n0;
-    tsr_dim_t pos[TSR_MAX_NDIMS];
-    if (cf->ep_uniform_sp) {
-        /* Rows are spatial points the epilogue does not tell apart: the
-         * whole tile in one call, any spatial coordinates in pos. */
-        memset(pos, 0, sizeof(pos));
-        pos[0] = s->n;
-        pos[1] = oc;
-        tsr_epilogue_apply_rows(&cf->ep, s->rt, work, n, m, n, pos, 1, s->dst,
-                                gemm_conv_dst_offset(cf, s->n, oc, s->sp0 + m0),
-                                cf->dst_sp_step, cf->dst_s[CONV_C]);
-        return;
-    }
-    for (int64_t r = 0; r < m; r++) {
-        const tsr_dim_t sp = s->sp0 + m0 + r;
-        gemm_conv_dst_point(cf, s->n, oc, sp, pos);
-        tsr_epilogue_apply_row(&cf->ep, s->rt, work + r * n, n, pos, 1, s->dst,
-                               gemm_conv_dst_offset(cf, s->n, oc, sp),
-                               cf->dst_s[CONV_C]);
-    }
+    gemm_conv_store_rows(cf, s->rt, work, n, s->n, s->sp0 + m0,
+                         s->g * cf->sh.OCg + n0, m, n, s->dst);
 }
 
 /* Thread-local buffers of one slice of the scratchpad. */
