@@ -10,7 +10,9 @@
  * Source zero point zp (common or per input channel): the reference sums
  * (src - zp) * w over the input points inside the source only. Folded into
  * the GEMM as sum src * w + col_offset, col_offset[oc] = -sum_k zp(k) *
- * W[k][oc] (computed once per execution, modulo 2^32 like the sums), this
+ * W[k][oc] (modulo 2^32 like the sums; for a common zp, -zp times the
+ * weights' sums that weights laid out for "any" carry, written once by the
+ * reorder into them; else summed once per execution), this
  * is exact when every padded point of col holds zp itself: the im2col
  * writes zp into padding, so padding contributes (zp - zp) * w = 0. A zero
  * point the source type cannot hold (e.g. 300 for u8) is padded with 0
@@ -43,6 +45,9 @@ typedef struct {
     gemm_conv_conf_t cf;
     tsr_data_type_t src_dt;
     int with_src_zp, src_zp_per_ic;
+    /* The weights md carries the sums of each (group,) output channel's
+     * weights (its extra data): no execution sums the weights. */
+    int wei_sums;
     /* Scratchpad: col_offset (G * OCg s32) and the pad row of every input
      * channel (IC source elements) first, then the thread slices. */
     size_t shared_bytes, col_bytes;
@@ -103,6 +108,7 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
 
     gemm_conv_sizes_init(cf, pd);
     cf->dst_cl = 1;
+    const int wei_any = md_is_any(wei);
     if (gemm_conv_resolve_any(dst, 0, 0, 0) != tsr_success ||
         gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success ||
         gemm_conv_resolve_any(wei, 1, with_groups, 1) != tsr_success)
@@ -112,6 +118,15 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         !gemm_conv_md_is_plain(wei, tsr_s8) ||
         !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
+    /* Weights laid out here carry their sums, written by the reorder into
+     * them; user weights may carry them too. */
+    const int comp_mask = with_groups ? 3 : 1;
+    if (wei_any) {
+        wei->extra.flags = tsr_memory_extra_flag_compensation;
+        wei->extra.compensation_mask = comp_mask;
+    }
+    sc->wei_sums = wei->extra.compensation_mask == comp_mask &&
+                   md_extra_comp_count(wei) == cf->sh.G * cf->sh.OCg;
     /* The epilogue stores rows of the tile at a fixed distance. */
     if (!gemm_conv_data_init(cf, src, dst))
         return tsr_unimplemented;
@@ -177,11 +192,19 @@ static int32_t zp_of(const src_zp_t *z, tsr_dim_t ic) {
     return z->zp[z->per_ic ? ic : 0];
 }
 
-/* col_offset[g * OCg + oc] = -sum_k zp(k) * W_g[k][oc], modulo 2^32. */
+/* col_offset[g * OCg + oc] = -sum_k zp(k) * W_g[k][oc], modulo 2^32; from
+ * the weights' stored sums (G * OCg, NULL: none) for a common zp. */
 static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
-                               const src_zp_t *z, int32_t *col_offset) {
+                               const int32_t *wei_sums, const src_zp_t *z,
+                               int32_t *col_offset) {
     const gemm_conv_conf_t *cf = &sc->cf;
     const tsr_dim_t OCg = cf->sh.OCg;
+    if (wei_sums && !z->per_ic) {
+        const uint32_t minus_zp = 0u - (uint32_t)z->zp[0];
+        for (tsr_dim_t i = 0; i < cf->sh.G * OCg; i++)
+            col_offset[i] = (int32_t)((uint32_t)wei_sums[i] * minus_zp);
+        return;
+    }
     for (tsr_dim_t g = 0; g < cf->sh.G; g++) {
         int32_t *out = col_offset + g * OCg;
         const wei_view_t v = wei_view(cf, wei, g);
@@ -325,6 +348,7 @@ typedef struct {
     const tsr_epilogue_rt_t *rt;
     src_zp_t z;
     const int32_t *col_offset; /* G * OCg, NULL without src zero point */
+    const int32_t *wei_sums;   /* G * OCg from the weights' extra, or NULL */
     const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
     char *slices;              /* the thread slices of the scratchpad */
 } exec_t;
@@ -388,6 +412,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     if (a.ldb < b_cols)
         a.ldb = b_cols;
     a.col_offset = e->col_offset ? e->col_offset + g * cf->sh.OCg : NULL;
+    a.b_col_sums = e->wei_sums ? e->wei_sums + g * cf->sh.OCg : NULL;
     a.epilogue = store_tile;
     a.epilogue_ctx = &sctx;
     a.scratch = sl->gemm;
@@ -409,7 +434,7 @@ static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
     e->z.per_ic = sc->src_zp_per_ic;
     int32_t *col_offset = (int32_t *)shared;
     uint8_t *pad_rows = (uint8_t *)(col_offset + sc->cf.sh.G * sc->cf.sh.OCg);
-    compute_col_offset(sc, e->wei, &e->z, col_offset);
+    compute_col_offset(sc, e->wei, e->wei_sums, &e->z, col_offset);
     e->col_offset = col_offset;
     e->z.padded_with_zp = fill_pad_rows(sc, &e->z, pad_rows);
     if (e->z.padded_with_zp)
@@ -431,7 +456,10 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
                 {NULL, 0, 0},
                 NULL,
                 NULL,
+                NULL,
                 NULL};
+    if (sc->wei_sums)
+        e.wei_sums = md_extra_comp(&pd->md[TSR_MD_WEIGHTS], e.wei);
     setup_src_zp(sc, ctx, scratch, &e);
     e.slices = scratch + sc->shared_bytes;
     return gemm_conv_run_items(cf, run_item, &e);
