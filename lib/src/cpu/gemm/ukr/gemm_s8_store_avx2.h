@@ -52,4 +52,25 @@ static inline row_update_t row_update_init(int accumulate, const int32_t *init,
     return u;
 }
 
+/* Stores rows 0 .. m - 1 (m >= 1) of a 6 x 16 tile, row i being
+ * (ci0, ci1), through update_row. */
+static inline __attribute__((always_inline)) void
+store_tile_6x16(int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
+                int64_t m, int64_t n, __m256i c00, __m256i c01, __m256i c10,
+                __m256i c11, __m256i c20, __m256i c21, __m256i c30, __m256i c31,
+                __m256i c40, __m256i c41, __m256i c50, __m256i c51) {
+    const row_update_t u = row_update_init(accumulate, init, n);
+    update_row(&u, c, c00, c01);
+    if (m > 1)
+        update_row(&u, c + ldc, c10, c11);
+    if (m > 2)
+        update_row(&u, c + 2 * ldc, c20, c21);
+    if (m > 3)
+        update_row(&u, c + 3 * ldc, c30, c31);
+    if (m > 4)
+        update_row(&u, c + 4 * ldc, c40, c41);
+    if (m > 5)
+        update_row(&u, c + 5 * ldc, c50, c51);
+}
+
 #endif

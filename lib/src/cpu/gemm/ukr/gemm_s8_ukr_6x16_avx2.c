@@ -78,18 +78,8 @@ void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a_, const void *b_,
     }
 
     /* n >= 1 and m >= 1 always; rows past m are skipped. */
-    const row_update_t u = row_update_init(accumulate, init, n);
-    update_row(&u, c, c00, c01);
-    if (m > 1)
-        update_row(&u, c + ldc, c10, c11);
-    if (m > 2)
-        update_row(&u, c + 2 * ldc, c20, c21);
-    if (m > 3)
-        update_row(&u, c + 3 * ldc, c30, c31);
-    if (m > 4)
-        update_row(&u, c + 4 * ldc, c40, c41);
-    if (m > 5)
-        update_row(&u, c + 5 * ldc, c50, c51);
+    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,
+                    c21, c30, c31, c40, c41, c50, c51);
 }
 
 /* The two K rows of 16 columns a few-rows step reads, as s16 pairs per

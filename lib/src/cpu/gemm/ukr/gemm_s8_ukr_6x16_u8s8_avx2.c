@@ -89,18 +89,8 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
     }
 
     /* n >= 1 and m >= 1 always; rows past m are skipped. */
-    const row_update_t u = row_update_init(accumulate, init, n);
-    update_row(&u, c, c00, c01);
-    if (m > 1)
-        update_row(&u, c + ldc, c10, c11);
-    if (m > 2)
-        update_row(&u, c + 2 * ldc, c20, c21);
-    if (m > 3)
-        update_row(&u, c + 3 * ldc, c30, c31);
-    if (m > 4)
-        update_row(&u, c + 4 * ldc, c40, c41);
-    if (m > 5)
-        update_row(&u, c + 5 * ldc, c50, c51);
+    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,
+                    c21, c30, c31, c40, c41, c50, c51);
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
