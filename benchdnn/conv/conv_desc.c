@@ -231,8 +231,10 @@ static int resolve_dim(const raw_desc_t *raw, int i, const char *str,
         if (raw->given[F_PAD + i]) {
             pad = raw->value[F_PAD + i];
         } else {
-            int64_t twice = (out - 1) * s - in + ext;
-            if (twice < 0) {
+            /* Halved toward zero as oneDNN does: a stride that leaves the
+             * last input unused (twice == -1) still means no padding. */
+            const int64_t twice = (out - 1) * s - in + ext;
+            if (twice / 2 < 0) {
                 bench_set_err(
                         err,
                         "bad convolution descriptor '%s': '%s%lld' is "

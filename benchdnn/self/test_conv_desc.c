@@ -90,6 +90,11 @@ static void test_outputs_and_padding(void) {
     /* A stride that leaves input unused: negative right padding. */
     CHECK(parse("ic1ih6oc1kh3sh2ph0", &d) == 0);
     CHECK(d.out[CONV_H] == 2 && d.pad_r[CONV_H] == -1);
+    /* The same with the output given and no padding (ResNet-50's strided
+     * 1x1 layers): (7-1)*2 - 14 + 1 = -1 halves to padding 0. */
+    CHECK(parse("mb1ic1024ih14oc512oh7kh1sh2", &d) == 0);
+    CHECK(d.pad[CONV_H] == 0 && d.pad_r[CONV_H] == -1);
+    CHECK(rejected("ic3ih14oc4oh6kh1sh2", "'oh6'"));
     /* Padding larger than the kernel is a valid problem. */
     CHECK(parse("ic1ih4oc1kh1ph2", &d) == 0 && d.out[CONV_H] == 8);
     CHECK(conv_desc_kernel_extent(&d, CONV_H) == 1);
