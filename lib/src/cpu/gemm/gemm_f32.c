@@ -176,9 +176,7 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
 static int args_valid(const tsr_gemm_f32_args_t *a) {
     if (!a || a->M < 0 || a->N < 0 || a->K < 0)
         return 0;
-    if (a->team_nthr < 0 ||
-        (a->team_nthr > 0 &&
-         (a->team_ithr < 0 || a->team_ithr >= a->team_nthr)))
+    if (!tsr_gemm_team_valid(a->team_nthr, a->team_ithr))
         return 0;
     if (a->M == 0 || a->N == 0)
         return 1;
@@ -190,13 +188,9 @@ static int args_valid(const tsr_gemm_f32_args_t *a) {
         return 0;
     if (a->bias_kind != tsr_gemm_bias_none && !a->bias)
         return 0;
-    if (a->K > 0 && a->alpha != 0.f) {
-        if (!a->A || a->lda < TSR_MAX(a->transa ? a->M : a->K, 1))
-            return 0;
-        if (!a->B || a->ldb < TSR_MAX(a->transb ? a->K : a->N, 1))
-            return 0;
-    }
-    return 1;
+    return a->K == 0 || a->alpha == 0.f ||
+           tsr_gemm_operands_valid(a->transa, a->transb, a->M, a->N, a->K, a->A,
+                                   a->lda, a->B, a->ldb);
 }
 
 /* Below this many FMAs per thread an OpenMP region costs more than it

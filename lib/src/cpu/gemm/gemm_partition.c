@@ -52,6 +52,18 @@ tsr_gemm_rect_t tsr_gemm_thread_rect(int64_t M, int64_t N, int mr, int nr,
     return r;
 }
 
+int tsr_gemm_team_valid(int team_nthr, int team_ithr) {
+    return team_nthr == 0 ||
+           (team_nthr > 0 && team_ithr >= 0 && team_ithr < team_nthr);
+}
+
+int tsr_gemm_operands_valid(int transa, int transb, int64_t M, int64_t N,
+                            int64_t K, const void *A, int64_t lda,
+                            const void *B, int64_t ldb) {
+    return A && lda >= TSR_MAX(transa ? M : K, 1) && B &&
+           ldb >= TSR_MAX(transb ? K : N, 1);
+}
+
 tsr_status_t tsr_gemm_run_threads(const tsr_gemm_threads_t *t) {
     const size_t ws_bytes = t->ws_bytes;
     void *scratch = t->scratch, *own = NULL;

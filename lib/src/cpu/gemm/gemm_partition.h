@@ -35,6 +35,15 @@ static inline void *tsr_gemm_thread_slice(void *scratch, size_t ws_bytes,
     return (char *)scratch + ws_bytes * (size_t)ithr;
 }
 
+/* The argument checks both engines share: a caller's team index in range
+ * (team_nthr 0: the engine's own region), and op(A) (M x K) and op(B)
+ * (K x N) present with leading dimensions that hold them (A stored K x M,
+ * B N x K when transposed); call it only when the product reads them. */
+int tsr_gemm_team_valid(int team_nthr, int team_ithr);
+int tsr_gemm_operands_valid(int transa, int transb, int64_t M, int64_t N,
+                            int64_t K, const void *A, int64_t lda,
+                            const void *B, int64_t ldb);
+
 /* How a GEMM call spreads over threads: `share` computes thread ithr's
  * part of nthr (its tsr_gemm_thread_rect) with `ws`, its own ws_bytes of
  * working memory (NULL only when ws_bytes is 0). */

@@ -329,21 +329,15 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
         return 0;
     if (a->a_dt != tsr_u8 && a->a_dt != tsr_s8)
         return 0;
-    if (a->team_nthr < 0 ||
-        (a->team_nthr > 0 &&
-         (a->team_ithr < 0 || a->team_ithr >= a->team_nthr)))
+    if (!tsr_gemm_team_valid(a->team_nthr, a->team_ithr))
         return 0;
     if (a->M == 0 || a->N == 0)
         return 1;
     if (a->C ? a->ldc < a->N : !a->epilogue)
         return 0;
-    if (a->K > 0) {
-        if (!a->A || a->lda < TSR_MAX(a->transa ? a->M : a->K, 1))
-            return 0;
-        if (!a->B || a->ldb < TSR_MAX(a->transb ? a->K : a->N, 1))
-            return 0;
-    }
-    return 1;
+    return a->K == 0 ||
+           tsr_gemm_operands_valid(a->transa, a->transb, a->M, a->N, a->K, a->A,
+                                   a->lda, a->B, a->ldb);
 }
 
 /* Below this many products per thread an OpenMP region costs more than it
