@@ -17,31 +17,14 @@ ALWAYS_INLINE void fma_step(__m256 acc[DIRECT_MAX_UR][DIRECT_MAX_NV],
                             const float *const *sp, tsr_dim_t so,
                             const float *const *wp, tsr_dim_t wo, const int ur,
                             const int nv) {
-    if (ur <= nv) {
-        __m256 b[DIRECT_MAX_UR];
+    const float *px[DIRECT_MAX_UR], *wv[DIRECT_MAX_NV];
 #pragma GCC unroll 8
-        for (int p = 0; p < ur; p++)
-            b[p] = _mm256_broadcast_ss(sp[p] + so);
+    for (int p = 0; p < ur; p++)
+        px[p] = sp[p] + so;
 #pragma GCC unroll 4
-        for (int v = 0; v < nv; v++) {
-            const __m256 wr = _mm256_loadu_ps(wp[v] + wo);
-#pragma GCC unroll 8
-            for (int p = 0; p < ur; p++)
-                acc[p][v] = _mm256_fmadd_ps(b[p], wr, acc[p][v]);
-        }
-    } else {
-        __m256 wr[DIRECT_MAX_NV];
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; v++)
-            wr[v] = _mm256_loadu_ps(wp[v] + wo);
-#pragma GCC unroll 8
-        for (int p = 0; p < ur; p++) {
-            const __m256 b = _mm256_broadcast_ss(sp[p] + so);
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; v++)
-                acc[p][v] = _mm256_fmadd_ps(b, wr[v], acc[p][v]);
-        }
-    }
+    for (int v = 0; v < nv; v++)
+        wv[v] = wp[v] + wo;
+    direct_fma_step_avx2(acc, px, wv, ur, nv);
 }
 
 /* src_ic and wei_ic are compile-time constants in the common blocked case

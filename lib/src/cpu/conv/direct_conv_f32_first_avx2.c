@@ -21,31 +21,14 @@ ALWAYS_INLINE void tap_fma(__m256 acc[DIRECT_MAX_UR][DIRECT_MAX_NV],
                            const int ic) {
 #pragma GCC unroll 4
     for (int i = 0; i < ic; i++) {
-        if (ur <= nv) {
-            __m256 b[DIRECT_MAX_UR];
+        const float *px[DIRECT_MAX_UR], *wv[DIRECT_MAX_NV];
 #pragma GCC unroll 8
-            for (int p = 0; p < ur; p++)
-                b[p] = _mm256_broadcast_ss(sc[i] + po[p]);
+        for (int p = 0; p < ur; p++)
+            px[p] = sc[i] + po[p];
 #pragma GCC unroll 4
-            for (int v = 0; v < nv; v++) {
-                const __m256 wr = _mm256_loadu_ps(wp[v] + i * DIRECT_VLEN);
-#pragma GCC unroll 8
-                for (int p = 0; p < ur; p++)
-                    acc[p][v] = _mm256_fmadd_ps(b[p], wr, acc[p][v]);
-            }
-        } else {
-            __m256 wr[DIRECT_MAX_NV];
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; v++)
-                wr[v] = _mm256_loadu_ps(wp[v] + i * DIRECT_VLEN);
-#pragma GCC unroll 8
-            for (int p = 0; p < ur; p++) {
-                const __m256 b = _mm256_broadcast_ss(sc[i] + po[p]);
-#pragma GCC unroll 4
-                for (int v = 0; v < nv; v++)
-                    acc[p][v] = _mm256_fmadd_ps(b, wr[v], acc[p][v]);
-            }
-        }
+        for (int v = 0; v < nv; v++)
+            wv[v] = wp[v] + i * DIRECT_VLEN;
+        direct_fma_step_avx2(acc, px, wv, ur, nv);
     }
 }
 
