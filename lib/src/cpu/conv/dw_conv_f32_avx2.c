@@ -25,6 +25,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "cpu/common/lane_mask_avx2.h"
 #include "cpu/conv/dw_conv_f32.h"
 
 #define UR 6
@@ -191,9 +192,7 @@ static ALWAYS_INLINE void block(const row_t *rw, tsr_dim_t nc, const int cl,
     }
     if (tail) {
         at_vector(rw, &cv, j, cl);
-        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m256i mask =
-                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        const __m256i mask = tsr_lane_mask_avx2(tail);
         points(rw, &cv, 1, 1, mask, cl, ow, ur, kind, kw_lo, kw_hi);
     }
 }
@@ -348,9 +347,7 @@ static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
     }
     if (tail) {
         at_vector(rw, &cv, j, cl);
-        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m256i mask =
-                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        const __m256i mask = tsr_lane_mask_avx2(tail);
         k3_points(rw, &cv, 1, 1, mask, ow, ur, sw, border, IW, cl, nr);
     }
 }
@@ -439,7 +436,6 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
  * vector stores may alias *a). */
 static void stage_row(const dw_row_args_t *a, const float *src, float *out,
                       tsr_dim_t group_floats) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const tsr_dim_t IW = a->IW, ssw = a->src_sw, C = a->nc;
     for (tsr_dim_t c = 0; c < C; c += DW_STAGE_C) {
         const float *in = src + c;
@@ -453,8 +449,7 @@ static void stage_row(const dw_row_args_t *a, const float *src, float *out,
         }
         const tsr_dim_t nc = C - c;
         const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
-        const __m256i mask =
-                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail), lane);
+        const __m256i mask = tsr_lane_mask_avx2(tail);
         for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += DW_STAGE_C) {
             tsr_dim_t j = 0;
             for (; j < nfull; j++)

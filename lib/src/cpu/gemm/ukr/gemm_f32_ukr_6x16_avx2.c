@@ -3,6 +3,7 @@
  * 12 independent FMAs, enough to cover the FMA latency on two pipes. */
 #include <immintrin.h>
 
+#include "cpu/common/lane_mask_avx2.h"
 #include "cpu/gemm/gemm_f32_impl.h"
 
 #define MR 6
@@ -32,12 +33,6 @@
         c50 = _mm256_fmadd_ps(av, b0, c50);                                    \
         c51 = _mm256_fmadd_ps(av, b1, c51);                                    \
     } while (0)
-
-/* Lane mask with the first `n` (0..8) lanes set, for maskload/maskstore. */
-static inline __m256i lane_mask(int64_t n) {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes);
-}
 
 /* What every row update of one tile shares. */
 typedef struct {
@@ -110,8 +105,8 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
     t.alpha = _mm256_set1_ps(alpha);
     t.beta = _mm256_set1_ps(beta);
     t.full = n == NR;
-    t.mask0 = lane_mask(n < 8 ? n : 8);
-    t.mask1 = lane_mask(n > 8 ? n - 8 : 0);
+    t.mask0 = tsr_lane_mask_avx2(n < 8 ? n : 8);
+    t.mask1 = tsr_lane_mask_avx2(n > 8 ? n - 8 : 0);
     t.beta_zero = beta == 0.f;
     t.bias_row = bias_row;
     t.with_bias_col = bias_row == NULL && bias_col != NULL;

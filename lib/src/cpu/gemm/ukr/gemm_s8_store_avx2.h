@@ -7,11 +7,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-/* Lane mask with the first `n` (0..8) lanes set, for maskload/maskstore. */
-static inline __m256i lane_mask(int64_t n) {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes);
-}
+#include "cpu/common/lane_mask_avx2.h"
 
 /* What the row's product is added to: the old C row, the column init, or
  * zero. */
@@ -47,8 +43,9 @@ static inline void update_row(const row_update_t *u, int32_t *c, __m256i acc0,
 /* The update of every row of an m x n tile (n <= 16). */
 static inline row_update_t row_update_init(int accumulate, const int32_t *init,
                                            int64_t n) {
-    const row_update_t u = {accumulate, n == 16, init, lane_mask(n < 8 ? n : 8),
-                            lane_mask(n > 8 ? n - 8 : 0)};
+    const row_update_t u = {accumulate, n == 16, init,
+                            tsr_lane_mask_avx2(n < 8 ? n : 8),
+                            tsr_lane_mask_avx2(n > 8 ? n - 8 : 0)};
     return u;
 }
 
