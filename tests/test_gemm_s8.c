@@ -279,7 +279,7 @@ static void run_problem(const problem_t *p) {
     /* s8 A with B's column sums given, as int8 weights carry them. */
     if (p->a_dt == tsr_s8 && p->N > 0) {
         int32_t *sums = malloc(sizeof(int32_t) * (size_t)p->N);
-        tsr_gemm_s8_col_sums(p->transb, p->K, p->N, b.B, b.ldb, 1, sums);
+        tsr_gemm_s8_col_sums(p->transb, p->K, p->N, b.B, b.ldb, NULL, 1, sums);
         for (int64_t i = 0; i < p->M * b.ldc; ++i)
             C[i] = C_PAD_SENTINEL;
         args.b_col_sums = sums;
@@ -450,10 +450,15 @@ static void test_threads(void) {
 static void test_col_sums(void) {
     const int8_t B[2][3] = {{1, -128, 127}, {-5, -128, 127}};
     int32_t s[3];
-    tsr_gemm_s8_col_sums(0, 2, 3, &B[0][0], 3, -3, s);
+    tsr_gemm_s8_col_sums(0, 2, 3, &B[0][0], 3, NULL, -3, s);
     CHECK(s[0] == 12 && s[1] == 768 && s[2] == -762);
-    tsr_gemm_s8_col_sums(1, 3, 2, &B[0][0], 3, 1, s);
+    tsr_gemm_s8_col_sums(1, 3, 2, &B[0][0], 3, NULL, 1, s);
     CHECK(s[0] == 0 && s[1] == -6);
+    /* Known sums: only scaled, B not read; wraps modulo 2^32. */
+    const int32_t known[3] = {-4, -256, INT32_MAX};
+    tsr_gemm_s8_col_sums(0, 2, 3, NULL, 3, known, -3, s);
+    CHECK(s[0] == 12 && s[1] == 768 &&
+          s[2] == (int32_t)((uint32_t)INT32_MAX * (uint32_t)-3));
 }
 
 static void test_invalid(void) {

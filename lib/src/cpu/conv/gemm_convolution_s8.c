@@ -199,17 +199,12 @@ static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
                                int32_t *col_offset) {
     const gemm_conv_conf_t *cf = &sc->cf;
     const tsr_dim_t OCg = cf->sh.OCg;
-    if (wei_sums && !z->per_ic) {
-        const uint32_t minus_zp = 0u - (uint32_t)z->zp[0];
-        for (tsr_dim_t i = 0; i < cf->sh.G * OCg; i++)
-            col_offset[i] = (int32_t)((uint32_t)wei_sums[i] * minus_zp);
-        return;
-    }
     for (tsr_dim_t g = 0; g < cf->sh.G; g++) {
         int32_t *out = col_offset + g * OCg;
         const wei_view_t v = wei_view(cf, wei, g);
         if (!z->per_ic) {
             tsr_gemm_s8_col_sums(cf->wei_oc_rows, cf->K, OCg, v.w, cf->wei_ld,
+                                 wei_sums ? wei_sums + g * OCg : NULL,
                                  (int32_t)(0u - (uint32_t)z->zp[0]), out);
             continue;
         }

@@ -75,9 +75,15 @@ const char *tsr_gemm_s8_kernel_name(void) {
 }
 
 void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
-                          int64_t ldb, int32_t multiplier, int32_t *sums) {
+                          int64_t ldb, const int32_t *known, int32_t multiplier,
+                          int32_t *sums) {
     /* Unsigned arithmetic wraps modulo 2^32 instead of overflowing; the
      * loops walk B along its rows either way. */
+    if (known) {
+        for (int64_t n = 0; n < N; ++n)
+            sums[n] = (int32_t)((uint32_t)known[n] * (uint32_t)multiplier);
+        return;
+    }
     if (transb) {
         for (int64_t n = 0; n < N; ++n) {
             uint32_t s = 0;
@@ -170,13 +176,9 @@ static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
     const int64_t b_sx = args->transb ? args->ldb : 1;
     if (!shift_a)
         return args->col_offset ? args->col_offset + jc : NULL;
-    if (args->b_col_sums)
-        for (int64_t j = 0; j < ncur; ++j)
-            buf[j] = (int32_t)((uint32_t)args->b_col_sums[jc + j] *
-                               (uint32_t)-128);
-    else
-        tsr_gemm_s8_col_sums(args->transb, args->K, ncur, args->B + jc * b_sx,
-                             args->ldb, -128, buf);
+    tsr_gemm_s8_col_sums(
+            args->transb, args->K, ncur, args->B + jc * b_sx, args->ldb,
+            args->b_col_sums ? args->b_col_sums + jc : NULL, -128, buf);
     if (args->col_offset)
         for (int64_t j = 0; j < ncur; ++j)
             buf[j] = (int32_t)((uint32_t)buf[j] +

@@ -102,10 +102,13 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                                 int c_in_scratch, int nthr);
 
 /* sums[n] = multiplier * sum_k op(B)[k][n] for n < N (modulo 2^32), op(B)
- * K x N as in tsr_gemm_s8_args_t. With multiplier = -src_zero_point it is
- * the col_offset that folds a source zero point into the reduction. */
+ * K x N as in tsr_gemm_s8_args_t. `known` (NULL: none) holds the plain
+ * sums when they are already known (e.g. stored with int8 weights); B is
+ * then not read. With multiplier = -src_zero_point it is the col_offset
+ * that folds a source zero point into the reduction. */
 void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
-                          int64_t ldb, int32_t multiplier, int32_t *sums);
+                          int64_t ldb, const int32_t *known, int32_t multiplier,
+                          int32_t *sums);
 
 /* Name of the micro-kernel tsr_gemm_s8 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */

@@ -179,12 +179,9 @@ static void zp_terms(const s8_exec_t *e, const tsr_gemm_s8_args_t *args,
     for (int64_t c = 0; c < ncchunks; c++) {
         const int64_t n0 = c * chunk, nn = TSR_MIN(chunk, g->N - n0);
         int32_t *col = col_offsets + n0;
-        if (e->b_sums)
-            for (int64_t j = 0; j < nn; j++)
-                col[j] = (int32_t)((uint32_t)e->b_sums[n0 + j] * (0u - za));
-        else
-            tsr_gemm_s8_col_sums(g->transb, g->K, nn, args->B + n0 * b_sx,
-                                 g->ldb, (int32_t)(0u - za), col);
+        tsr_gemm_s8_col_sums(g->transb, g->K, nn, args->B + n0 * b_sx, g->ldb,
+                             e->b_sums ? e->b_sums + n0 : NULL,
+                             (int32_t)(0u - za), col);
         for (int64_t j = 0; e->wei_zp && j < nn; j++) {
             const uint32_t zb =
                     (uint32_t)e->wei_zp[e->plan->wei_zp_per_n ? n0 + j : 0];
