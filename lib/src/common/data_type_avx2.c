@@ -7,55 +7,20 @@
  * the scalar forms. */
 #include <immintrin.h>
 
-#include "data_type.h"
+#include "data_type_avx2.h"
 
-/* Eight floats rounded per `mode` and clamped to [lo, hi], NaN made 0, as
- * int32. */
-static inline __m256i round_clamp_8(__m256 v, __m256 lo, __m256 hi,
-                                    tsr_round_mode_t mode) {
-    v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
-    if (mode == tsr_round_down)
-        v = _mm256_floor_ps(v);
-    v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
-    return _mm256_cvtps_epi32(v);
-}
-
-/* Eight in-range int32 to eight bytes (signed or unsigned saturation). */
-static inline __m128i pack_8_bytes(__m256i v, int is_signed) {
-    const __m128i lo = _mm256_castsi256_si128(v);
-    const __m128i hi = _mm256_extracti128_si256(v, 1);
-    const __m128i words = _mm_packs_epi32(lo, hi);
-    return is_signed ? _mm_packs_epi16(words, words)
-                     : _mm_packus_epi16(words, words);
-}
-
-static void row_f32_to_int8(const float *src, void *dst, int64_t n,
-                            tsr_round_mode_t mode, int is_signed) {
-    const tsr_data_type_t dt = is_signed ? tsr_s8 : tsr_u8;
+/* A row to s32, s8 or u8. */
+static void row_f32_to_int(tsr_data_type_t dt, const float *src, void *dst,
+                           int64_t n, tsr_round_mode_t mode) {
     const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
     const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
-    uint8_t *out = dst;
+    const int64_t esize = (int64_t)tsr_data_type_size(dt);
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
-        _mm_storel_epi64((__m128i *)(out + i),
-                         pack_8_bytes(round_clamp_8(_mm256_loadu_ps(src + i),
-                                                    lo, hi, mode),
-                                      is_signed));
+        tsr_store_8_f32_as_avx2(dt, _mm256_loadu_ps(src + i),
+                                (char *)dst + i * esize, lo, hi, mode);
     for (; i < n; i++)
-        tsr_store_f32_inline(dt, out, i, src[i], mode);
-}
-
-static void row_f32_to_s32(const float *src, int32_t *dst, int64_t n,
-                           tsr_round_mode_t mode) {
-    const __m256 lo = _mm256_set1_ps(-2147483648.f);
-    const __m256 hi = _mm256_set1_ps(TSR_S32_MAX_F32);
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm256_storeu_si256(
-                (__m256i *)(dst + i),
-                round_clamp_8(_mm256_loadu_ps(src + i), lo, hi, mode));
-    for (; i < n; i++)
-        tsr_store_f32_inline(tsr_s32, dst, i, src[i], mode);
+        tsr_store_f32_inline(dt, dst, i, src[i], mode);
 }
 
 static void row_f32_to_bf16(const float *src, uint16_t *dst, int64_t n) {
@@ -102,13 +67,9 @@ void tsr_cvt_from_f32_2d_avx2(tsr_data_type_t dt, const float *src,
         void *d = (char *)dst + r * dst_ld * esize;
         switch (dt) {
         case tsr_s8:
-            row_f32_to_int8(s, d, cols, mode, 1);
-            break;
         case tsr_u8:
-            row_f32_to_int8(s, d, cols, mode, 0);
-            break;
         case tsr_s32:
-            row_f32_to_s32(s, d, cols, mode);
+            row_f32_to_int(dt, s, d, cols, mode);
             break;
         case tsr_bf16:
             row_f32_to_bf16(s, d, cols);

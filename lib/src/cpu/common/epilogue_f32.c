@@ -487,36 +487,46 @@ static void apply_chunk(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
     store(ep, rt, v, n, dst_base, dst_off, dst_stride);
 }
 
-/* Runs the fused kernel when the plan and the call allow it. */
-static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
-                     float *acc, int64_t acc_ld, int64_t m, int64_t n,
-                     const tsr_dim_t *pos0, int inner_dim, void *dst_base,
-                     int64_t dst_off0, int64_t dst_ld, int64_t dst_stride) {
+/* The fused kernel's arguments for a call, when the plan and the call
+ * allow it (0: they do not). */
+static int fused_args(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
+                      int64_t n, const tsr_dim_t *pos0, int inner_dim,
+                      int64_t dst_stride, tsr_epilogue_fused_args_t *f) {
     const tsr_epilogue_fused_plan_t *p = &ep->fused;
     if (!p->ok || !rt->use_avx2 || (dst_stride != 1 && n > 1))
         return 0;
     const tsr_dim_t c0 = pos0[ep->channel_dim];
     const int along = inner_dim == ep->channel_dim;
-    tsr_epilogue_fused_args_t f;
-    memset(&f, 0, sizeof(f));
-    f.plan = p;
+    memset(f, 0, sizeof(*f));
+    f->plan = p;
     if (p->with_bias) {
         const float *b = (const float *)rt->bias + ep->bias_md.offset0 + c0;
-        f.bias = along ? b : NULL;
-        f.bias_c = b[0];
+        f->bias = along ? b : NULL;
+        f->bias_c = b[0];
     }
     if (p->legacy) {
         const float *o = ep->oscales + (p->oscale_per_channel ? c0 : 0);
-        f.oscale = along && p->oscale_per_channel ? o : NULL;
-        f.oscale_c = o[0];
+        f->oscale = along && p->oscale_per_channel ? o : NULL;
+        f->oscale_c = o[0];
     }
     if (p->with_src_scale)
-        f.src_scale = rt->src_scales[0];
+        f->src_scale = rt->src_scales[0];
     if (p->with_wei_scale) {
         const float *w = rt->wei_scales + (p->wei_scale_per_channel ? c0 : 0);
-        f.wei_scale = along && p->wei_scale_per_channel ? w : NULL;
-        f.wei_scale_c = w[0];
+        f->wei_scale = along && p->wei_scale_per_channel ? w : NULL;
+        f->wei_scale_c = w[0];
     }
+    return 1;
+}
+
+/* Runs the fused kernel when the plan and the call allow it. */
+static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
+                     float *acc, int64_t acc_ld, int64_t m, int64_t n,
+                     const tsr_dim_t *pos0, int inner_dim, void *dst_base,
+                     int64_t dst_off0, int64_t dst_ld, int64_t dst_stride) {
+    tsr_epilogue_fused_args_t f;
+    if (!fused_args(ep, rt, n, pos0, inner_dim, dst_stride, &f))
+        return 0;
     if (ep->dst_dt == tsr_f32) {
         tsr_epilogue_fused_rows_avx2(&f, acc, acc_ld, m, n,
                                      (float *)dst_base + dst_off0, dst_ld);
@@ -530,6 +540,32 @@ static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
                              (char *)dst_base + dst_off0 * esize, dst_ld, m, n,
                              ep->round_mode);
     return 1;
+}
+
+void tsr_epilogue_apply_rows_s32(const tsr_epilogue_t *ep,
+                                 const tsr_epilogue_rt_t *rt,
+                                 const int32_t *acc, int64_t acc_ld, int64_t m,
+                                 int64_t n, const tsr_dim_t *pos0,
+                                 int inner_dim, void *dst_base,
+                                 int64_t dst_off0, int64_t dst_ld,
+                                 int64_t dst_stride, float *work) {
+    if (m <= 0 || n <= 0)
+        return;
+    tsr_epilogue_fused_args_t f;
+    const tsr_data_type_t dt = ep->dst_dt;
+    if ((dt == tsr_f32 || dt == tsr_s32 || dt == tsr_s8 || dt == tsr_u8) &&
+        fused_args(ep, rt, n, pos0, inner_dim, dst_stride, &f)) {
+        const int64_t esize = (int64_t)tsr_data_type_size(dt);
+        tsr_epilogue_fused_s32_rows_avx2(
+                &f, acc, acc_ld, m, n, dt, ep->round_mode,
+                (char *)dst_base + dst_off0 * esize, dst_ld);
+        return;
+    }
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t j = 0; j < n; j++)
+            work[r * n + j] = (float)acc[r * acc_ld + j];
+    tsr_epilogue_apply_rows(ep, rt, work, n, m, n, pos0, inner_dim, dst_base,
+                            dst_off0, dst_ld, dst_stride);
 }
 
 void tsr_epilogue_apply_rows(const tsr_epilogue_t *ep,

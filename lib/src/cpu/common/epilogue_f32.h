@@ -142,6 +142,18 @@ void tsr_epilogue_apply_rows(const tsr_epilogue_t *ep,
                              void *dst_base, int64_t dst_off0, int64_t dst_ld,
                              int64_t dst_stride);
 
+/* tsr_epilogue_apply_rows on s32 accumulators (an int8 GEMM's tile, left
+ * untouched), each converted to f32 first as the reference converts its
+ * sum. work is room for m * n floats; the common case (the fused plan into
+ * an f32, s32, s8 or u8 dst) goes from acc to dst in one pass without it. */
+void tsr_epilogue_apply_rows_s32(const tsr_epilogue_t *ep,
+                                 const tsr_epilogue_rt_t *rt,
+                                 const int32_t *acc, int64_t acc_ld, int64_t m,
+                                 int64_t n, const tsr_dim_t *pos0,
+                                 int inner_dim, void *dst_base,
+                                 int64_t dst_off0, int64_t dst_ld,
+                                 int64_t dst_stride, float *work);
+
 void tsr_epilogue_apply_row(const tsr_epilogue_t *ep,
                             const tsr_epilogue_rt_t *rt, float *acc, int64_t n,
                             const tsr_dim_t *pos0, int inner_dim,
@@ -160,6 +172,14 @@ void tsr_epilogue_relu_avx2(float *v, int64_t n, float alpha, float scale);
 void tsr_epilogue_fused_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                   const float *acc, int64_t acc_ld, int64_t m,
                                   int64_t n, float *dst, int64_t dst_ld);
+/* The fused plan from s32 accumulators (converted to f32 first) into m
+ * rows of an f32, s32, s8 or u8 dst (stride 1), rounding per `mode` and
+ * saturating: one pass. A sum (f32 dst only) reads dst. */
+void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
+                                      const int32_t *acc, int64_t acc_ld,
+                                      int64_t m, int64_t n, tsr_data_type_t dt,
+                                      tsr_round_mode_t mode, void *dst,
+                                      int64_t dst_ld);
 /* v = scale * (old - zp) + v */
 void tsr_epilogue_sum_avx2(float *v, int64_t n, const float *old, float scale,
                            float zp);

@@ -3,6 +3,7 @@
  * so results are bit-identical. */
 #include <immintrin.h>
 
+#include "common/data_type_avx2.h"
 #include "cpu/common/epilogue_f32.h"
 
 void tsr_epilogue_mul_avx2(float *v, int64_t n, const float *vec,
@@ -87,46 +88,220 @@ static __m256 vec_or(const float *vec, int64_t i, float common) {
     return vec ? _mm256_loadu_ps(vec + i) : _mm256_set1_ps(common);
 }
 
+/* The plan in registers: a local copy the compiler knows no store
+ * changes, with the post-op parameters broadcast once per call. */
+typedef struct {
+    tsr_epilogue_fused_plan_t p;
+    __m256 p0[TSR_EPILOGUE_FUSED_MAX_OPS], p1[TSR_EPILOGUE_FUSED_MAX_OPS];
+    __m256 src_scale;
+} fused_consts_t;
+
+static void fused_consts(const tsr_epilogue_fused_args_t *f,
+                         fused_consts_t *k) {
+    k->p = *f->plan;
+    for (int i = 0; i < k->p.nops; i++) {
+        k->p0[i] = _mm256_set1_ps(k->p.p0[i]);
+        k->p1[i] = _mm256_set1_ps(k->p.p1[i]);
+    }
+    k->src_scale = _mm256_set1_ps(f->src_scale);
+}
+
+/* The per-channel operands of eight columns, loaded once for all rows. */
+typedef struct {
+    __m256 bias, oscale, wei_scale;
+} fused_cols_t;
+
+static inline fused_cols_t fused_cols(const tsr_epilogue_fused_args_t *f,
+                                      int64_t j) {
+    const fused_cols_t c = {vec_or(f->bias, j, f->bias_c),
+                            vec_or(f->oscale, j, f->oscale_c),
+                            vec_or(f->wei_scale, j, f->wei_scale_c)};
+    return c;
+}
+
+/* The plan on eight accumulators; `old` holds the dst values a sum reads. */
+static inline __m256 fused_8(const fused_consts_t *k, const fused_cols_t *c,
+                             __m256 v, const float *old) {
+    const tsr_epilogue_fused_plan_t *p = &k->p;
+    if (p->legacy) {
+        if (p->with_bias)
+            v = _mm256_add_ps(v, c->bias);
+        v = _mm256_mul_ps(v, c->oscale);
+    } else {
+        if (p->with_src_scale)
+            v = _mm256_mul_ps(v, k->src_scale);
+        if (p->with_wei_scale)
+            v = _mm256_mul_ps(v, c->wei_scale);
+        if (p->with_bias)
+            v = _mm256_add_ps(v, c->bias);
+    }
+    for (int i = 0; i < p->nops; i++) {
+        if (p->is_sum[i]) {
+            const __m256 o = _mm256_sub_ps(_mm256_loadu_ps(old), k->p1[i]);
+            v = _mm256_add_ps(_mm256_mul_ps(k->p0[i], o), v);
+        } else {
+            const __m256 pos =
+                    _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ);
+            v = _mm256_mul_ps(
+                    k->p1[i],
+                    _mm256_blendv_ps(_mm256_mul_ps(k->p0[i], v), v, pos));
+        }
+    }
+    return v;
+}
+
+/* Both forms below walk eight columns at a time over all rows, so the
+ * channel operands are loaded once per eight columns. */
 void tsr_epilogue_fused_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                   const float *acc, int64_t acc_ld, int64_t m,
                                   int64_t n, float *dst, int64_t dst_ld) {
-    const tsr_epilogue_fused_plan_t *p = f->plan;
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 ss = _mm256_set1_ps(f->src_scale);
-    for (int64_t r = 0; r < m; r++) {
-        const float *a = acc + r * acc_ld;
-        float *d = dst + r * dst_ld;
-        int64_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            __m256 v = _mm256_loadu_ps(a + i);
-            if (p->legacy) {
-                if (p->with_bias)
-                    v = _mm256_add_ps(v, vec_or(f->bias, i, f->bias_c));
-                v = _mm256_mul_ps(v, vec_or(f->oscale, i, f->oscale_c));
-            } else {
-                if (p->with_src_scale)
-                    v = _mm256_mul_ps(v, ss);
-                if (p->with_wei_scale)
-                    v = _mm256_mul_ps(v,
-                                      vec_or(f->wei_scale, i, f->wei_scale_c));
-                if (p->with_bias)
-                    v = _mm256_add_ps(v, vec_or(f->bias, i, f->bias_c));
-            }
-            for (int k = 0; k < p->nops; k++) {
-                const __m256 p0 = _mm256_set1_ps(p->p0[k]);
-                const __m256 p1 = _mm256_set1_ps(p->p1[k]);
-                if (p->is_sum[k]) {
-                    const __m256 o = _mm256_sub_ps(_mm256_loadu_ps(d + i), p1);
-                    v = _mm256_add_ps(_mm256_mul_ps(p0, o), v);
-                } else {
-                    const __m256 pos = _mm256_cmp_ps(v, zero, _CMP_GT_OQ);
-                    v = _mm256_mul_ps(
-                            p1, _mm256_blendv_ps(_mm256_mul_ps(p0, v), v, pos));
-                }
-            }
-            _mm256_storeu_ps(d + i, v);
+    fused_consts_t k;
+    fused_consts(f, &k);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const fused_cols_t c = fused_cols(f, j);
+        for (int64_t r = 0; r < m; r++) {
+            float *d = dst + r * dst_ld + j;
+            _mm256_storeu_ps(
+                    d,
+                    fused_8(&k, &c, _mm256_loadu_ps(acc + r * acc_ld + j), d));
         }
-        for (; i < n; i++)
-            d[i] = fused_scalar(f, a[i], i, d[i]);
     }
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t i = j; i < n; i++)
+            dst[r * dst_ld + i] = fused_scalar(f, acc[r * acc_ld + i], i,
+                                               dst[r * dst_ld + i]);
+}
+
+/* Eight columns of m rows from s32 into dt; inlined per dt. */
+static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
+                              const int32_t *acc, int64_t acc_ld, int64_t m,
+                              tsr_data_type_t dt, tsr_round_mode_t mode,
+                              char *dst, int64_t dst_ld_bytes) {
+    const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
+    const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
+    for (int64_t r = 0; r < m; r++) {
+        char *d = dst + r * dst_ld_bytes;
+        const __m256 v = _mm256_cvtepi32_ps(
+                _mm256_loadu_si256((const __m256i *)(acc + r * acc_ld)));
+        tsr_store_8_f32_as_avx2(dt, fused_8(k, c, v, (const float *)d), d, lo,
+                                hi, mode);
+    }
+}
+
+/* The common int8 case with its plan's branches resolved at compile time:
+ * scales and bias, then at most a ReLU with alpha 0 and scale 1, into u8
+ * or s8 rounding to nearest. max(v, 0) stands for that ReLU: it differs
+ * from scale * (v > 0 ? v : alpha * v) only in the sign of zero and in
+ * giving 0 for NaN, neither of which survives the conversion. */
+static inline void s32_cols_8_int8(const fused_consts_t *k,
+                                   const fused_cols_t *c, const int32_t *acc,
+                                   int64_t acc_ld, int64_t m, int is_signed,
+                                   int legacy, int bias, int relu0, char *dst,
+                                   int64_t dst_ld) {
+    const __m256 lo = _mm256_set1_ps(is_signed ? -128.f : 0.f);
+    const __m256 hi = _mm256_set1_ps(is_signed ? 127.f : 255.f);
+    const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
+    for (int64_t r = 0; r < m; r++) {
+        __m256 v = _mm256_cvtepi32_ps(
+                _mm256_loadu_si256((const __m256i *)(acc + r * acc_ld)));
+        if (legacy) {
+            if (bias)
+                v = _mm256_add_ps(v, c->bias);
+            v = _mm256_mul_ps(v, c->oscale);
+        } else {
+            if (ss)
+                v = _mm256_mul_ps(v, k->src_scale);
+            if (ws)
+                v = _mm256_mul_ps(v, c->wei_scale);
+            if (bias)
+                v = _mm256_add_ps(v, c->bias);
+        }
+        if (relu0)
+            v = _mm256_max_ps(v, _mm256_setzero_ps());
+        _mm_storel_epi64(
+                (__m128i *)(dst + r * dst_ld),
+                tsr_pack_8_bytes_avx2(
+                        tsr_round_clamp_8_avx2(v, lo, hi, tsr_round_nearest),
+                        is_signed));
+    }
+}
+
+/* Which s32_cols_8_int8 form serves the call: 1 + (legacy, bias, relu0)
+ * as bits, or 0 for none. */
+static int int8_form(const fused_consts_t *k, tsr_data_type_t dt,
+                     tsr_round_mode_t mode) {
+    const tsr_epilogue_fused_plan_t *p = &k->p;
+    if ((dt != tsr_u8 && dt != tsr_s8) || mode != tsr_round_nearest)
+        return 0;
+    const int relu0 =
+            p->nops == 1 && !p->is_sum[0] && p->p0[0] == 0.f && p->p1[0] == 1.f;
+    if (p->nops > 1 || (p->nops == 1 && !relu0))
+        return 0;
+    return 1 + (p->legacy << 2 | p->with_bias << 1 | relu0);
+}
+
+static void int8_cols_8(const fused_consts_t *k, const fused_cols_t *c,
+                        const int32_t *acc, int64_t acc_ld, int64_t m,
+                        int is_signed, int form, char *dst, int64_t dst_ld) {
+    switch (form - 1) {
+#define TSR_INT8_FORM(f)                                                       \
+    case f:                                                                    \
+        s32_cols_8_int8(k, c, acc, acc_ld, m, is_signed, (f) >> 2,             \
+                        ((f) >> 1) & 1, (f)&1, dst, dst_ld);                   \
+        break;
+        TSR_INT8_FORM(0)
+        TSR_INT8_FORM(1)
+        TSR_INT8_FORM(2)
+        TSR_INT8_FORM(3)
+        TSR_INT8_FORM(4)
+        TSR_INT8_FORM(5)
+        TSR_INT8_FORM(6)
+        TSR_INT8_FORM(7)
+#undef TSR_INT8_FORM
+    }
+}
+
+void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
+                                      const int32_t *acc, int64_t acc_ld,
+                                      int64_t m, int64_t n, tsr_data_type_t dt,
+                                      tsr_round_mode_t mode, void *dst,
+                                      int64_t dst_ld) {
+    fused_consts_t k;
+    fused_consts(f, &k);
+    const int64_t esize = (int64_t)tsr_data_type_size(dt);
+    const int form = int8_form(&k, dt, mode);
+    /* A sum is only planned for an f32 dst: `old` is then dst itself. */
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const fused_cols_t c = fused_cols(f, j);
+        char *d = (char *)dst + j * esize;
+        const int64_t ld = dst_ld * esize;
+        if (form) {
+            int8_cols_8(&k, &c, acc + j, acc_ld, m, dt == tsr_s8, form, d, ld);
+            continue;
+        }
+        switch (dt) {
+        case tsr_u8:
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_u8, mode, d, ld);
+            break;
+        case tsr_s8:
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s8, mode, d, ld);
+            break;
+        case tsr_s32:
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s32, mode, d, ld);
+            break;
+        default:
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_f32, mode, d, ld);
+            break;
+        }
+    }
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t i = j; i < n; i++) {
+            const int64_t at = r * dst_ld + i;
+            const float old = dt == tsr_f32 ? ((const float *)dst)[at] : 0.f;
+            tsr_store_f32_inline(
+                    dt, dst, at,
+                    fused_scalar(f, (float)acc[r * acc_ld + i], i, old), mode);
+        }
 }

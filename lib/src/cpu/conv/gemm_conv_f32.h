@@ -131,6 +131,13 @@ void gemm_conv_store_rows(const gemm_conv_conf_t *cf,
                           const tsr_epilogue_rt_t *rt, float *acc,
                           int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
                           tsr_dim_t oc, int64_t m, int64_t ncols, void *dst);
+/* The same from s32 accumulators (converted to f32 first); work is room
+ * for m * ncols floats. */
+void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
+                              const tsr_epilogue_rt_t *rt, const int32_t *acc,
+                              int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
+                              tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
+                              float *work);
 
 /* Layout helpers (gemm_conv_layout.c). */
 

@@ -113,35 +113,55 @@ gemm_conv_item_t gemm_conv_item_at(const gemm_conv_conf_t *cf, tsr_dim_t item) {
     return it;
 }
 
+/* The rows from r on (of m) that the epilogue takes in one call, and the
+ * position and dst offset of the first: the segment's length. Rows the
+ * epilogue does not tell apart go together (up to the image's end unless
+ * images are alike too), with any spatial coordinates in pos (0 saves
+ * finding the real ones); otherwise one row. */
+static int64_t row_segment(const gemm_conv_conf_t *cf, tsr_dim_t n,
+                           tsr_dim_t sp0, tsr_dim_t oc, int64_t r, int64_t m,
+                           tsr_dim_t *pos, int64_t *dst_off) {
+    const tsr_dim_t img = n + (sp0 + r) / cf->SP, sp = (sp0 + r) % cf->SP;
+    *dst_off = gemm_conv_dst_offset(cf, img, oc, sp);
+    if (!cf->ep_uniform_sp) {
+        gemm_conv_dst_point(cf, img, oc, sp, pos);
+        return 1;
+    }
+    int64_t seg = m - r;
+    if (!cf->ep_uniform_n && seg > cf->SP - sp)
+        seg = cf->SP - sp;
+    memset(pos, 0, sizeof(tsr_dim_t) * TSR_MAX_NDIMS);
+    pos[0] = img;
+    pos[1] = oc;
+    return seg;
+}
+
 void gemm_conv_store_rows(const gemm_conv_conf_t *cf,
                           const tsr_epilogue_rt_t *rt, float *acc,
                           int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
                           tsr_dim_t oc, int64_t m, int64_t ncols, void *dst) {
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    for (int64_t r = 0; r < m;) {
-        const tsr_dim_t img = n + (sp0 + r) / cf->SP, sp = (sp0 + r) % cf->SP;
-        if (cf->ep_uniform_sp) {
-            /* Rows the epilogue does not tell apart in one call, any
-             * spatial coordinates in pos (0 saves finding the real ones):
-             * up to the image's end unless images are alike too. */
-            int64_t seg = m - r;
-            if (!cf->ep_uniform_n && seg > cf->SP - sp)
-                seg = cf->SP - sp;
-            memset(pos, 0, sizeof(pos));
-            pos[0] = img;
-            pos[1] = oc;
-            tsr_epilogue_apply_rows(&cf->ep, rt, acc + r * acc_ld, acc_ld, seg,
-                                    ncols, pos, 1, dst,
-                                    gemm_conv_dst_offset(cf, img, oc, sp),
-                                    cf->dst_sp_step, cf->dst_s[CONV_C]);
-            r += seg;
-            continue;
-        }
-        gemm_conv_dst_point(cf, img, oc, sp, pos);
-        tsr_epilogue_apply_row(&cf->ep, rt, acc + r * acc_ld, ncols, pos, 1,
-                               dst, gemm_conv_dst_offset(cf, img, oc, sp),
-                               cf->dst_s[CONV_C]);
-        r++;
+    int64_t off;
+    for (int64_t r = 0, seg; r < m; r += seg) {
+        seg = row_segment(cf, n, sp0, oc, r, m, pos, &off);
+        tsr_epilogue_apply_rows(&cf->ep, rt, acc + r * acc_ld, acc_ld, seg,
+                                ncols, pos, 1, dst, off, cf->dst_sp_step,
+                                cf->dst_s[CONV_C]);
+    }
+}
+
+void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
+                              const tsr_epilogue_rt_t *rt, const int32_t *acc,
+                              int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
+                              tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
+                              float *work) {
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    int64_t off;
+    for (int64_t r = 0, seg; r < m; r += seg) {
+        seg = row_segment(cf, n, sp0, oc, r, m, pos, &off);
+        tsr_epilogue_apply_rows_s32(&cf->ep, rt, acc + r * acc_ld, acc_ld, seg,
+                                    ncols, pos, 1, dst, off, cf->dst_sp_step,
+                                    cf->dst_s[CONV_C], work);
     }
 }
 

@@ -287,20 +287,15 @@ static void add_back_padding(const store_ctx_t *s, tsr_dim_t sp, tsr_dim_t oc0,
     }
 }
 
-/* The s32 tile as f32 in work (row stride n), with the padding add-back
- * when needed. */
-static void tile_to_f32(const store_ctx_t *s, const int32_t *tile, int64_t ld,
-                        int64_t m0, int64_t n0, int64_t m, int64_t n,
-                        float *work) {
+/* The s32 tile plus the padding add-back, as f32 in work (row stride
+ * n). */
+static void tile_to_f32_add_back(const store_ctx_t *s, const int32_t *tile,
+                                 int64_t ld, int64_t m0, int64_t n0, int64_t m,
+                                 int64_t n, float *work) {
     enum { RUN = 256 };
     for (int64_t r = 0; r < m; r++) {
         const int32_t *t = tile + r * ld;
         float *f = work + r * n;
-        if (!s->z) {
-            for (int64_t j = 0; j < n; j++)
-                f[j] = (float)t[j];
-            continue;
-        }
         for (int64_t j0 = 0; j0 < n; j0 += RUN) {
             const int64_t cnt = n - j0 < RUN ? n - j0 : RUN;
             uint32_t u[RUN];
@@ -319,9 +314,15 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
                        float *work) {
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = &s->sc->cf;
-    tile_to_f32(s, tile, ld, m0, n0, m, n, work);
-    gemm_conv_store_rows(cf, s->rt, work, n, s->n, s->sp0 + m0,
-                         s->g * cf->sh.OCg + n0, m, n, s->dst);
+    const tsr_dim_t oc = s->g * cf->sh.OCg + n0;
+    if (!s->z) {
+        gemm_conv_store_rows_s32(cf, s->rt, tile, ld, s->n, s->sp0 + m0, oc, m,
+                                 n, s->dst, work);
+        return;
+    }
+    tile_to_f32_add_back(s, tile, ld, m0, n0, m, n, work);
+    gemm_conv_store_rows(cf, s->rt, work, n, s->n, s->sp0 + m0, oc, m, n,
+                         s->dst);
 }
 
 /* Thread-local buffers of one slice of the scratchpad. */

@@ -1,0 +1,48 @@
+/* Inline AVX2 pieces of the f32 -> integer conversions, shared by the bulk
+ * conversions and by kernels that convert in registers at their store.
+ * Only for files built with AVX2. */
+#ifndef TSR_COMMON_DATA_TYPE_AVX2_H
+#define TSR_COMMON_DATA_TYPE_AVX2_H
+
+#include <immintrin.h>
+
+#include "data_type.h"
+
+/* Eight floats rounded per `mode` and clamped to [lo, hi], NaN made 0, as
+ * int32: bit for bit tsr_int_saturate_round. */
+static inline __m256i tsr_round_clamp_8_avx2(__m256 v, __m256 lo, __m256 hi,
+                                             tsr_round_mode_t mode) {
+    v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+    if (mode == tsr_round_down)
+        v = _mm256_floor_ps(v);
+    v = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+    return _mm256_cvtps_epi32(v);
+}
+
+/* Eight in-range int32 to eight bytes (signed or unsigned saturation). */
+static inline __m128i tsr_pack_8_bytes_avx2(__m256i v, int is_signed) {
+    const __m128i lo = _mm256_castsi256_si128(v);
+    const __m128i hi = _mm256_extracti128_si256(v, 1);
+    const __m128i words = _mm_packs_epi32(lo, hi);
+    return is_signed ? _mm_packs_epi16(words, words)
+                     : _mm_packus_epi16(words, words);
+}
+
+/* Eight floats stored as f32, s32, s8 or u8 (the integers rounded and
+ * saturated; lo and hi from tsr_dt_min_f32 / tsr_dt_max_f32 of dt). */
+static inline void tsr_store_8_f32_as_avx2(tsr_data_type_t dt, __m256 v,
+                                           void *dst, __m256 lo, __m256 hi,
+                                           tsr_round_mode_t mode) {
+    if (dt == tsr_f32) {
+        _mm256_storeu_ps(dst, v);
+        return;
+    }
+    const __m256i i = tsr_round_clamp_8_avx2(v, lo, hi, mode);
+    if (dt == tsr_s32)
+        _mm256_storeu_si256((__m256i *)dst, i);
+    else
+        _mm_storel_epi64((__m128i *)dst,
+                         tsr_pack_8_bytes_avx2(i, dt == tsr_s8));
+}
+
+#endif
