@@ -5,8 +5,8 @@
  * mixed signs over long K, a sum that wraps), narrow B (the AVX2 quad
  * kernel's domain) up to its edge and one past it, the few-rows path (M <= 4,
  * B as stored), the epilogue callback with the caller's C and with C in
- * scratch, user scratch, thread teams, the column-sum helper and argument
- * checks. Whichever kernel the CPU (capped
+ * scratch, prepacked B, user scratch, thread teams, the column-sum helper
+ * and argument checks. Whichever kernel the CPU (capped
  * by TSR_MAX_CPU_ISA) selects is the one tested. */
 #include <omp.h>
 #include <stdio.h>
@@ -244,6 +244,53 @@ static void collect_tile(const void *ctx_, const int32_t *tile, int64_t ld,
         }
 }
 
+/* B in the prepacked layout of the current kernel, built from the
+ * documented formula (NULL when the kernel reads no prepacked B). */
+static int8_t *prepack_b(const buffers_t *b, int64_t *bytes) {
+    const int nr = tsr_gemm_s8_prepacked_nr();
+    if (!nr)
+        return NULL;
+    const int64_t kpad = (b->p.K + 3) / 4 * 4;
+    const int64_t panels = (b->p.N + nr - 1) / nr;
+    *bytes = panels * kpad * nr;
+    int8_t *packed = calloc((size_t)*bytes + 1, 1);
+    for (int64_t k = 0; k < b->p.K; ++k)
+        for (int64_t n = 0; n < b->p.N; ++n)
+            packed[n / nr * kpad * nr + (k / 4 * nr + n % nr) * 4 + k % 4] =
+                    (int8_t)b_at(b, k, n);
+    return packed;
+}
+
+/* The problem on prepacked B, when the kernel reads it and B fits it;
+ * with an s8 A the column sums go along, as the contract asks. */
+static void run_prepacked(const buffers_t *b, int32_t *C) {
+    int64_t bytes = 0;
+    int8_t *packed = prepack_b(b, &bytes);
+    if (!packed || !tsr_gemm_s8_prepacked_fits(packed, bytes)) {
+        free(packed);
+        return;
+    }
+    int32_t *sums = malloc(sizeof(int32_t) * (size_t)(b->p.N + 1));
+    tsr_gemm_s8_col_sums(b->p.transb, b->p.K, b->p.N, b->B, b->ldb, NULL, 1,
+                         sums);
+    tsr_gemm_s8_args_t args = make_args(b, C);
+    args.B = packed;
+    args.transb = !b->p.transb; /* ignored */
+    args.ldb = 0;               /* ignored */
+    args.b_prepacked = 1;
+    args.b_col_sums = b->p.a_dt == tsr_s8 ? sums : NULL;
+    for (int64_t i = 0; i < b->p.M * b->ldc; ++i)
+        C[i] = C_PAD_SENTINEL;
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+        check_c(b, C, b->ldc, "prepacked B");
+    if (b->p.a_dt == tsr_s8 && b->p.K > 0) {
+        args.b_col_sums = NULL; /* required with s8 A */
+        CHECK(tsr_gemm_s8(&args) == tsr_invalid_arguments);
+    }
+    free(sums);
+    free(packed);
+}
+
 /* Runs the problem with the caller's C, then with C == NULL and the
  * epilogue collecting the tiles, then with both. */
 static void run_problem(const problem_t *p) {
@@ -288,6 +335,7 @@ static void run_problem(const problem_t *p) {
             check_c(&b, C, b.ldc, "given column sums");
         free(sums);
     }
+    run_prepacked(&b, C);
     free(visits);
     free(out);
     free(C);

@@ -2,7 +2,9 @@
  * between threads, and cache blocking around the micro-kernels:
  *
  *   for jc in N step nc:          B block K x nc packed whole (L2/L3),
- *                                 with its column init (offset, shift
+ *                                 as nr-column panels over all of K (or
+ *                                 read in place when prepacked), with its
+ *                                 column init (offset, shift
  *                                 compensation)
  *     for ic in M step mc:        C tile mc x nc finished here
  *       for pc in K step kc:      A block mc x kc packed, lives in L2
@@ -68,6 +70,16 @@ const tsr_gemm_s8_kernel_t *tsr_gemm_s8_select_kernel(void) {
         if (tsr_mayiuse(kernels[i].isa))
             return &kernels[i];
     return &kernels[TSR_ARRAY_SIZE(kernels) - 1];
+}
+
+int tsr_gemm_s8_prepacked_nr(void) {
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    return kern->layout == tsr_gemm_s8_layout_u8s8_quads ? kern->nr : 0;
+}
+
+int tsr_gemm_s8_prepacked_fits(const int8_t *B, int64_t bytes) {
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    return !kern->b_fits || kern->b_fits(B, bytes);
 }
 
 const char *tsr_gemm_s8_kernel_name(void) {
@@ -186,23 +198,18 @@ static const int32_t *block_col_init(const tsr_gemm_s8_args_t *args,
     return buf;
 }
 
-/* Packs B block [jc, jc + ncur) x all of K for kern, K block after K
- * block (each kc x ncur_pad, kc a multiple of the group size). Returns the
- * block's packed bytes. */
+/* Packs B block [jc, jc + ncur) x all of K for kern: panels of nr
+ * columns, each over all of K (the prepacked layout when the kernel's is
+ * u8 x s8 quads). Returns the block's packed bytes. */
 static int64_t pack_b_block(const tsr_gemm_s8_args_t *args,
                             const tsr_gemm_s8_kernel_t *kern, int64_t jc,
-                            int64_t ncur, int64_t kc, char *pack_b) {
-    const int esz = tsr_gemm_s8_elem_bytes(kern->layout);
-    const int64_t ncur_pad = tsr_rnd_up(ncur, kern->nr);
+                            int64_t ncur, char *pack_b) {
     const int64_t b_sx = args->transb ? args->ldb : 1;
     const int64_t b_sp = args->transb ? 1 : args->ldb;
-    for (int64_t pc = 0; pc < args->K; pc += kc) {
-        const int64_t kcur = TSR_MIN(kc, args->K - pc);
-        kern->pack(kern->layout, 0, 0, args->B + jc * b_sx + pc * b_sp, b_sx,
-                   b_sp, ncur, kcur, kern->nr, pack_b + pc * ncur_pad * esz);
-    }
-    return tsr_rnd_up(args->K, tsr_gemm_s8_kgroup(kern->layout)) * ncur_pad *
-           esz;
+    kern->pack(kern->layout, 0, 0, args->B + jc * b_sx, b_sx, b_sp, ncur,
+               args->K, kern->nr, pack_b);
+    return tsr_rnd_up(args->K, tsr_gemm_s8_kgroup(kern->layout)) *
+           tsr_rnd_up(ncur, kern->nr) * tsr_gemm_s8_elem_bytes(kern->layout);
 }
 
 /* Serial loops over one rectangle of C with the thread's buffers. The
@@ -232,15 +239,21 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
 
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
-        const int64_t ncur_pad = tsr_rnd_up(ncur, nr);
         const tsr_gemm_s8_kernel_t *kb = kern;
-        const int64_t b_bytes = pack_b_block(args, kb, jc, ncur, kc, pack_b);
-        if (kb->b_fits && !kb->b_fits((const int8_t *)pack_b, b_bytes)) {
-            kb = kb->fallback;
-            pack_b_block(args, kb, jc, ncur, kc, pack_b);
+        const char *b_panels = pack_b;
+        if (args->b_prepacked) {
+            /* jc is a multiple of nr: panel jc / nr. */
+            b_panels = (const char *)args->B + jc * tsr_rnd_up(K, 4);
+        } else {
+            const int64_t b_bytes = pack_b_block(args, kb, jc, ncur, pack_b);
+            if (kb->b_fits && !kb->b_fits((const int8_t *)pack_b, b_bytes)) {
+                kb = kb->fallback;
+                pack_b_block(args, kb, jc, ncur, pack_b);
+            }
         }
         const int g = tsr_gemm_s8_kgroup(kb->layout);
         const int esz = tsr_gemm_s8_elem_bytes(kb->layout);
+        const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             args->a_dt == tsr_s8;
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
@@ -256,10 +269,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 if (kcur > 0)
                     kb->pack(kb->layout, 1, a_u8, A + (ic * a_sx + pc * a_sp),
                              a_sx, a_sp, mcur, kcur, mr, pack_a);
-                const char *pb_block = pack_b + pc * ncur_pad * esz;
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
-                    const char *pb = pb_block + jr * kgroups * g * esz;
+                    const char *pb =
+                            b_panels + jr / nr * panel_bytes + pc * nr * esz;
                     const int32_t *col = init ? init + jr : NULL;
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
@@ -280,7 +293,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
  * stored K x N (its rows are what the variant reads). */
 static int use_small_m(const tsr_gemm_s8_args_t *args,
                        const tsr_gemm_s8_kernel_t *kern) {
-    return kern->small_m && args->M <= TSR_GEMM_S8_SMALL_M && !args->transb;
+    return kern->small_m && args->M <= TSR_GEMM_S8_SMALL_M && !args->transb &&
+           !args->b_prepacked;
 }
 
 /* The few-rows loops over one rectangle (all of M): B read as stored, A
@@ -337,6 +351,15 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
         return 1;
     if (a->C ? a->ldc < a->N : !a->epilogue)
         return 0;
+    if (a->b_prepacked) {
+        /* B's layout is the current kernel's: A alone has a stride. */
+        if (!tsr_gemm_s8_prepacked_nr() ||
+            (a->a_dt == tsr_s8 && !a->b_col_sums))
+            return 0;
+        return a->K == 0 ||
+               tsr_gemm_operands_valid(a->transa, 0, a->M, a->N, a->K, a->A,
+                                       a->lda, a->B, a->N);
+    }
     return a->K == 0 ||
            tsr_gemm_operands_valid(a->transa, a->transb, a->M, a->N, a->K, a->A,
                                    a->lda, a->B, a->ldb);

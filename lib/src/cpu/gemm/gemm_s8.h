@@ -60,6 +60,12 @@ typedef struct {
      * kernels make. NULL: computed when needed. */
     const int32_t *b_col_sums;
 
+    /* 1: B is prepacked for the current kernel (see
+     * tsr_gemm_s8_prepacked_nr), its values fit that kernel
+     * (tsr_gemm_s8_prepacked_fits) and, with an s8 A, b_col_sums is given;
+     * transb and ldb are then ignored. */
+    int b_prepacked;
+
     tsr_gemm_s8_epilogue_fn epilogue; /* NULL: none */
     const void *epilogue_ctx;
 
@@ -109,6 +115,22 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
 void tsr_gemm_s8_col_sums(int transb, int64_t K, int64_t N, const int8_t *B,
                           int64_t ldb, const int32_t *known, int32_t multiplier,
                           int32_t *sums);
+
+/* Prepacked B: the layout the quad kernels read, so that weights packed
+ * once (by the reorder into a convolution's weights) are never packed
+ * again. Panels of nr consecutive columns (the last one padded with zero
+ * columns), each over all of K padded with zeros to a multiple of 4, as K
+ * quads: panel p starts at B + p * rnd_up(K, 4) * nr, and the values
+ * k = 4q .. 4q + 3 of column p * nr + j are the 4 bytes at offset
+ * (q * nr + j) * 4 of the panel. tsr_gemm_s8_prepacked_nr is the nr of the
+ * current kernel (0: it cannot read prepacked B); a memory format with
+ * these panels is OhwI<nr>o4i over a K of (kh, kw, ic). */
+int tsr_gemm_s8_prepacked_nr(void);
+
+/* 1 when the current kernel takes these prepacked B values (`bytes` bytes
+ * of panels): the quad kernel without multiply-accumulate instructions of
+ * its own needs narrow B (see gemm_s8_ukr_6x16_u8s8_avx2.c). */
+int tsr_gemm_s8_prepacked_fits(const int8_t *B, int64_t bytes);
 
 /* Name of the micro-kernel tsr_gemm_s8 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */
