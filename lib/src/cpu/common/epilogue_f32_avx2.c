@@ -189,18 +189,20 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
     }
 }
 
-/* The common int8 case with its plan's branches resolved at compile time:
- * scales and bias, then at most a ReLU with alpha 0 and scale 1, into u8
- * or s8 rounding to nearest. max(v, 0) stands for that ReLU: it differs
- * from scale * (v > 0 ? v : alpha * v) only in the sign of zero and in
- * giving 0 for NaN, neither of which survives the conversion. */
-static inline void s32_cols_8_int8(const fused_consts_t *k,
-                                   const fused_cols_t *c, const int32_t *acc,
-                                   int64_t acc_ld, int64_t m, int is_signed,
-                                   int legacy, int bias, int relu0, char *dst,
-                                   int64_t dst_ld) {
-    const __m256 lo = _mm256_set1_ps(is_signed ? -128.f : 0.f);
-    const __m256 hi = _mm256_set1_ps(is_signed ? 127.f : 255.f);
+/* The common int8-GEMM stores with the plan's branches resolved at
+ * compile time: scales and bias, then at most a ReLU with alpha 0 and
+ * scale 1, into u8 or s8 (rounding to nearest) or f32. Into u8 and s8,
+ * max(v, 0) stands for that ReLU: it differs from
+ * scale * (v > 0 ? v : alpha * v) only in the sign of zero and in giving 0
+ * for NaN, neither of which survives the conversion; f32 keeps the exact
+ * form. */
+static inline __attribute__((always_inline)) void
+common_cols_8(const fused_consts_t *k, const fused_cols_t *c,
+              const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
+              int legacy, int bias, int relu0, char *dst, int64_t dst_ld) {
+    const __m256 lo = _mm256_set1_ps(dt == tsr_s8 ? -128.f : 0.f);
+    const __m256 hi = _mm256_set1_ps(dt == tsr_s8 ? 127.f : 255.f);
+    const __m256 zero = _mm256_setzero_ps();
     const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
     for (int64_t r = 0; r < m; r++) {
         __m256 v = _mm256_cvtepi32_ps(
@@ -217,22 +219,31 @@ static inline void s32_cols_8_int8(const fused_consts_t *k,
             if (bias)
                 v = _mm256_add_ps(v, c->bias);
         }
+        char *d = dst + r * dst_ld;
+        if (dt == tsr_f32) {
+            if (relu0)
+                v = _mm256_blendv_ps(_mm256_mul_ps(zero, v), v,
+                                     _mm256_cmp_ps(v, zero, _CMP_GT_OQ));
+            _mm256_storeu_ps((float *)d, v);
+            continue;
+        }
         if (relu0)
-            v = _mm256_max_ps(v, _mm256_setzero_ps());
+            v = _mm256_max_ps(v, zero);
         _mm_storel_epi64(
-                (__m128i *)(dst + r * dst_ld),
+                (__m128i *)d,
                 tsr_pack_8_bytes_avx2(
                         tsr_round_clamp_8_avx2(v, lo, hi, tsr_round_nearest),
-                        is_signed));
+                        dt == tsr_s8));
     }
 }
 
-/* Which s32_cols_8_int8 form serves the call: 1 + (legacy, bias, relu0)
- * as bits, or 0 for none. */
-static int int8_form(const fused_consts_t *k, tsr_data_type_t dt,
-                     tsr_round_mode_t mode) {
+/* Which common_cols_8 form serves the call: 1 + (legacy, bias, relu0) as
+ * bits, or 0 for none. */
+static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
+                       tsr_round_mode_t mode) {
     const tsr_epilogue_fused_plan_t *p = &k->p;
-    if ((dt != tsr_u8 && dt != tsr_s8) || mode != tsr_round_nearest)
+    if (dt != tsr_f32 &&
+        ((dt != tsr_u8 && dt != tsr_s8) || mode != tsr_round_nearest))
         return 0;
     const int relu0 =
             p->nops == 1 && !p->is_sum[0] && p->p0[0] == 0.f && p->p1[0] == 1.f;
@@ -241,26 +252,43 @@ static int int8_form(const fused_consts_t *k, tsr_data_type_t dt,
     return 1 + (p->legacy << 2 | p->with_bias << 1 | relu0);
 }
 
-static void int8_cols_8(const fused_consts_t *k, const fused_cols_t *c,
-                        const int32_t *acc, int64_t acc_ld, int64_t m,
-                        int is_signed, int form, char *dst, int64_t dst_ld) {
-    switch (form - 1) {
-#define TSR_INT8_FORM(f)                                                       \
-    case f:                                                                    \
-        s32_cols_8_int8(k, c, acc, acc_ld, m, is_signed, (f) >> 2,             \
-                        ((f) >> 1) & 1, (f)&1, dst, dst_ld);                   \
-        break;
-        TSR_INT8_FORM(0)
-        TSR_INT8_FORM(1)
-        TSR_INT8_FORM(2)
-        TSR_INT8_FORM(3)
-        TSR_INT8_FORM(4)
-        TSR_INT8_FORM(5)
-        TSR_INT8_FORM(6)
-        TSR_INT8_FORM(7)
-#undef TSR_INT8_FORM
+/* common_cols_8 compiled for each form and destination type. */
+#define TSR_COMMON_FORMS(dt_name, dt)                                          \
+    static void common_cols_8_##dt_name(                                       \
+            const fused_consts_t *k, const fused_cols_t *c,                    \
+            const int32_t *acc, int64_t acc_ld, int64_t m, int form,           \
+            char *dst, int64_t dst_ld) {                                       \
+        switch (form - 1) {                                                    \
+        case 0:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 0, dst, dst_ld);     \
+            break;                                                             \
+        case 1:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 1, dst, dst_ld);     \
+            break;                                                             \
+        case 2:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 0, dst, dst_ld);     \
+            break;                                                             \
+        case 3:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 1, dst, dst_ld);     \
+            break;                                                             \
+        case 4:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 0, dst, dst_ld);     \
+            break;                                                             \
+        case 5:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 1, dst, dst_ld);     \
+            break;                                                             \
+        case 6:                                                                \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 0, dst, dst_ld);     \
+            break;                                                             \
+        default:                                                               \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 1, dst, dst_ld);     \
+            break;                                                             \
+        }                                                                      \
     }
-}
+TSR_COMMON_FORMS(u8, tsr_u8)
+TSR_COMMON_FORMS(s8, tsr_s8)
+TSR_COMMON_FORMS(f32, tsr_f32)
+#undef TSR_COMMON_FORMS
 
 void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                       const int32_t *acc, int64_t acc_ld,
@@ -270,7 +298,7 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
     fused_consts_t k;
     fused_consts(f, &k);
     const int64_t esize = (int64_t)tsr_data_type_size(dt);
-    const int form = int8_form(&k, dt, mode);
+    const int form = common_form(&k, dt, mode);
     /* A sum is only planned for an f32 dst: `old` is then dst itself. */
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
@@ -278,7 +306,12 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
         char *d = (char *)dst + j * esize;
         const int64_t ld = dst_ld * esize;
         if (form) {
-            int8_cols_8(&k, &c, acc + j, acc_ld, m, dt == tsr_s8, form, d, ld);
+            if (dt == tsr_u8)
+                common_cols_8_u8(&k, &c, acc + j, acc_ld, m, form, d, ld);
+            else if (dt == tsr_s8)
+                common_cols_8_s8(&k, &c, acc + j, acc_ld, m, form, d, ld);
+            else
+                common_cols_8_f32(&k, &c, acc + j, acc_ld, m, form, d, ld);
             continue;
         }
         switch (dt) {
