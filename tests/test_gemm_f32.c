@@ -195,6 +195,39 @@ static void check_result(const buffers_t *b, const float *c_in, int exact) {
 }
 
 /* Runs one problem through tsr_gemm_f32 and checks it. */
+/* op(B) in the prepacked layout of the current kernel, from the
+ * documented formula (padding columns zero). */
+static float *prepack_b(const buffers_t *b) {
+    const problem_t *p = &b->p;
+    const int64_t nr = tsr_gemm_f32_prepacked_nr();
+    const int64_t panels = (p->N + nr - 1) / nr;
+    float *packed = calloc((size_t)(panels * nr * p->K + 1), sizeof(float));
+    for (int64_t k = 0; k < p->K; ++k)
+        for (int64_t n = 0; n < p->N; ++n)
+            packed[n / nr * p->K * nr + k * nr + n % nr] =
+                    p->transb ? b->B[n * b->ldb + k] : b->B[k * b->ldb + n];
+    return packed;
+}
+
+/* The same problem on prepacked B: the same arithmetic, so bitwise the
+ * C of the plain call (`want`, padding included). */
+static void run_prepacked(buffers_t *b, const float *c_in, const float *want,
+                          const char *d) {
+    const size_t n = (size_t)(b->p.M * b->ldc + 1);
+    memcpy(b->C, c_in, sizeof(float) * n);
+    float *packed = prepack_b(b);
+    tsr_gemm_f32_args_t args = make_args(b);
+    args.B = packed;
+    args.transb = !args.transb; /* ignored */
+    args.ldb = 0;               /* ignored */
+    args.b_prepacked = 1;
+    const tsr_status_t st = tsr_gemm_f32(&args);
+    CHECK(st == tsr_success, "%s prepacked: status %d", d, (int)st);
+    CHECK(memcmp(b->C, want, sizeof(float) * n) == 0,
+          "%s prepacked: C differs from the plain call", d);
+    free(packed);
+}
+
 static void run_and_check(const problem_t *p, int integers) {
     buffers_t b = make_buffers(p, integers);
     float *c_in = copy_c(&b);
@@ -204,6 +237,9 @@ static void run_and_check(const problem_t *p, int integers) {
     describe(p, d, sizeof(d));
     CHECK(st == tsr_success, "%s: status %d", d, (int)st);
     check_result(&b, c_in, integers);
+    float *want = copy_c(&b);
+    run_prepacked(&b, c_in, want, d);
+    free(want);
     free(c_in);
     free_buffers(&b);
 }

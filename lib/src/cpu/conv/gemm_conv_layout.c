@@ -1,8 +1,12 @@
 /* Layout helpers of the GEMM convolutions (gemm:f32 and the int8 one):
  * "any" resolution, plain strides, the weights matrix form, the weights
- * scales form and dst addressing (declarations in gemm_conv_f32.h). */
+ * scales form, weights as packed GEMM panels and dst addressing
+ * (declarations in gemm_conv_f32.h). */
+#include <string.h>
+
 #include "common/convolution_pd.h"
 #include "common/memory_desc.h"
+#include "common/utils.h"
 #include "cpu/conv/gemm_conv_f32.h"
 
 /* Layout order for "any": channels-last data (acdb...) or, for weights,
@@ -227,4 +231,63 @@ tsr_status_t gemm_conv_resolve_bias(tsr_memory_desc_t *bia) {
     const int order[1] = {0};
     return md_init_blocked(bia, 1, bia->dims, bia->data_type, order, 0, NULL,
                            NULL);
+}
+
+int gemm_conv_panels_md(const gemm_conv_conf_t *cf,
+                        const tsr_memory_desc_t *wei, int with_groups,
+                        tsr_data_type_t dt, int nr, int kblk,
+                        tsr_memory_desc_t *pp) {
+    if (nr <= 0 || cf->sh.ICg % kblk != 0)
+        return 0;
+    const int o = with_groups, nd = wei->ndims;
+    int order[TSR_MAX_NDIMS], k = 0;
+    if (with_groups)
+        order[k++] = 0;
+    order[k++] = o;
+    for (int d = o + 2; d < nd; d++)
+        order[k++] = d;
+    order[k++] = o + 1;
+    const tsr_dim_t blks[2] = {nr, kblk};
+    const int idxs[2] = {o, o + 1};
+    return md_init_blocked(pp, nd, wei->dims, dt, order, kblk > 1 ? 2 : 1, blks,
+                           idxs) == tsr_success;
+}
+
+void gemm_conv_panels_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
+                           int with_groups, int nr, int kblk, size_t esize) {
+    cf->wei_panels = 1;
+    cf->panel_nr = nr;
+    cf->panel_kblk = kblk;
+    cf->panel_g_stride = with_groups ? wei->blocking.strides[0] : 0;
+    cf->panel_off0 = wei->offset0;
+    cf->panel_bytes = cf->sh.G * tsr_rnd_up(cf->sh.OCg, nr) *
+                      tsr_rnd_up(cf->K, kblk) * (tsr_dim_t)esize;
+    cf->kic = 1;
+    cf->wei_oc_rows = 0;
+    cf->wei_ld = cf->sh.OCg;
+    cf->wei_g_stride = cf->K * cf->sh.OCg;
+    cf->wei_off0 = 0;
+    cf->panel_copy_bytes = (size_t)tsr_rnd_up(
+            cf->sh.G * cf->wei_g_stride * (tsr_dim_t)esize, 64);
+}
+
+void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,
+                             size_t esize, void *plain) {
+    const tsr_dim_t nr = cf->panel_nr, kb = cf->panel_kblk, K = cf->K;
+    const tsr_dim_t kpad = tsr_rnd_up(K, kb);
+#pragma omp parallel for collapse(2)
+    for (tsr_dim_t g = 0; g < cf->sh.G; g++)
+        for (tsr_dim_t k = 0; k < K; k++) {
+            const char *pg =
+                    (const char *)panels +
+                    (size_t)(cf->panel_off0 + g * cf->panel_g_stride) * esize;
+            char *row = (char *)plain +
+                        (size_t)(g * cf->wei_g_stride + k * cf->wei_ld) * esize;
+            for (tsr_dim_t oc = 0; oc < cf->sh.OCg; oc++)
+                memcpy(row + (size_t)oc * esize,
+                       pg + (size_t)(oc / nr * kpad * nr +
+                                     (k / kb * nr + oc % nr) * kb + k % kb) *
+                                       esize,
+                       esize);
+        }
 }

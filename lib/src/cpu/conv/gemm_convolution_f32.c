@@ -3,6 +3,10 @@
  * plain weights, with every attribute fused at the store by the shared
  * epilogue. Formulation and K orders in gemm_conv_f32.h.
  *
+ * Weights for "any" (channels-last dst) are laid out as the GEMM's packed
+ * B panels (gOhwI<nr>o) by the reorder into them, so no execution packs
+ * them.
+ *
  * Work is a list of items (image n, group g, chunk of spatial points; for
  * small channels-last images chunks run on across images so that one GEMM
  * packs the weights for several). With many items each thread runs whole
@@ -77,9 +81,21 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
 
-    if (gemm_conv_resolve_any(wei, 1, with_groups, cf->dst_cl) != tsr_success ||
-        !gemm_conv_md_is_plain(wei, tsr_f32) ||
-        !gemm_conv_weights_form(cf, wei, with_groups))
+    /* Weights for "any" with a channels-last dst: the GEMM's B panels. */
+    tsr_memory_desc_t pp;
+    const int nr = tsr_gemm_f32_prepacked_nr();
+    const int can_panel =
+            cf->dst_cl &&
+            gemm_conv_panels_md(cf, wei, with_groups, tsr_f32, nr, 1, &pp);
+    if (md_is_any(wei) && can_panel)
+        *wei = pp;
+    if (can_panel && md_same_layout(wei, &pp) && wei->data_type == tsr_f32) {
+        gemm_conv_panels_form(cf, wei, with_groups, nr, 1, sizeof(float));
+        cf->panel_copy_bytes = 0; /* always read in place */
+    } else if (gemm_conv_resolve_any(wei, 1, with_groups, cf->dst_cl) !=
+                       tsr_success ||
+               !gemm_conv_md_is_plain(wei, tsr_f32) ||
+               !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
     if (conv_with_bias(pd) && gemm_conv_resolve_bias(bia) != tsr_success)
         return tsr_unimplemented;
@@ -167,10 +183,12 @@ static slice_t slice_at(const gemm_conv_conf_t *cf, char *base, int i) {
 
 /* Operands of one item's GEMM. */
 static void set_operands(const gemm_conv_conf_t *cf, const float *src,
-                         const float *wei, float *dst, const slice_t *sl,
-                         tsr_dim_t n, tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len,
-                         tsr_gemm_f32_args_t *a) {
+                         const float *wei, int wei_in_place, float *dst,
+                         const slice_t *sl, tsr_dim_t n, tsr_dim_t g,
+                         tsr_dim_t sp0, tsr_dim_t len, tsr_gemm_f32_args_t *a) {
     const float *w = wei + cf->wei_off0 + g * cf->wei_g_stride;
+    if (wei_in_place)
+        w = wei + g * cf->panel_g_stride;
     /* The data operand: col, or the source itself for direct 1x1. */
     const float *x = sl->col;
     int x_trans = 0;
@@ -200,6 +218,7 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
         a->transa = x_trans;
         a->lda = x_ld;
         a->B = w;
+        a->b_prepacked = wei_in_place;
         a->transb = cf->wei_oc_rows;
         a->ldb = cf->wei_ld;
         a->C = reads_dst
@@ -234,6 +253,7 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
 typedef struct {
     const gemm_conv_conf_t *cf;
     const float *src, *wei;
+    int wei_in_place; /* wei: the weights panels (group 0) */
     float *dst;
     const tsr_epilogue_rt_t *rt;
     char *scratch; /* the thread slices */
@@ -255,7 +275,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.K = cf->K;
     a.alpha = 1.f;
     a.beta = 0.f;
-    set_operands(cf, e->src, e->wei, e->dst, sl, n, g, sp0, len, &a);
+    set_operands(cf, e->src, e->wei, e->wei_in_place, e->dst, sl, n, g, sp0,
+                 len, &a);
     const store_ctx_t sctx = {cf, e->rt, e->dst, n, g, sp0};
     if (cf->ep_bias_only) {
         /* The GEMM adds it as the epilogue would: acc + bias. */
@@ -280,12 +301,21 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
     char *scratch = ctx->scratchpad;
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
-    const exec_t e = {cf,
-                      tsr_ctx_data(ctx, TSR_ARG_SRC),
-                      tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
-                      tsr_ctx_data(ctx, TSR_ARG_DST),
-                      &rt,
-                      scratch};
+    exec_t e = {cf,
+                tsr_ctx_data(ctx, TSR_ARG_SRC),
+                tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
+                0,
+                tsr_ctx_data(ctx, TSR_ARG_DST),
+                &rt,
+                scratch};
+    if (cf->wei_panels) {
+        /* The ISA cap froze when the pd chose the panels' width, so the
+         * kernel reads them in place. */
+        if (tsr_gemm_f32_prepacked_nr() != cf->panel_nr)
+            return tsr_runtime_error;
+        e.wei += cf->panel_off0;
+        e.wei_in_place = 1;
+    }
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

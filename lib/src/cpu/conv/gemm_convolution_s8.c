@@ -10,10 +10,9 @@
  * Weights for "any" are laid out as the GEMM's packed B panels
  * (gOhwI<nr>o4i, when ICg % 4 == 0) by the reorder into them, so no
  * execution packs them: with few output points (the late layers at mb1)
- * packing cost about a fifth of the time. An execution whose kernel cannot
- * read them in place (full-range weights on the AVX2 quad kernel, another
- * ISA cap than at creation, zero points that need single weights) unpacks
- * them into the scratchpad first.
+ * packing cost about a fifth of the time. An execution that cannot read
+ * them in place (full-range weights on the AVX2 quad kernel, zero points
+ * that need single weights) unpacks them into the scratchpad first.
  *
  * Source zero point zp (common or per input channel): the reference sums
  * (src - zp) * w over the input points inside the source only. Folded into
@@ -56,17 +55,10 @@ typedef struct {
     /* The weights md carries the sums of each (group,) output channel's
      * weights (its extra data): no execution sums the weights. */
     int wei_sums;
-    /* Weights prepacked for the GEMM (gOhwI<nr>o4i, the layout of
-     * tsr_gemm_s8_prepacked_nr, group g at pp_off0 + g * pp_g_stride): used
-     * in place when the kernel of the execution takes them; otherwise they
-     * are unpacked into the scratchpad as the plain K x OCg matrices that
-     * cf's weights fields then describe. */
-    int wei_prepacked, prepack_nr;
-    tsr_dim_t pp_g_stride, pp_off0, pp_bytes;
     /* Scratchpad: col_offset (G * OCg s32) and the pad row of every input
      * channel (IC source elements) first, then the unpacked weights, then
      * the thread slices. */
-    size_t shared_bytes, unpack_bytes, col_bytes;
+    size_t shared_bytes, col_bytes;
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -103,46 +95,6 @@ static int src_zp_ok(s8_conf_t *sc, const struct tsr_primitive_attr *attr) {
     return !zp->set || zp->mask == 0 || zp->mask == (1 << 1);
 }
 
-/* The prepacked weights md of this problem into *pp, when the GEMM reads
- * prepacked weights and their K quads hold four input channels of one
- * kernel point (ICg % 4 == 0, K ordered kernel point outer). */
-static int prepacked_md(const gemm_conv_conf_t *cf,
-                        const tsr_memory_desc_t *wei, int with_groups,
-                        tsr_memory_desc_t *pp) {
-    const int nr = tsr_gemm_s8_prepacked_nr();
-    if (!nr || cf->sh.ICg % 4 != 0)
-        return 0;
-    const int o = with_groups, nd = wei->ndims;
-    int order[TSR_MAX_NDIMS], k = 0;
-    if (with_groups)
-        order[k++] = 0;
-    order[k++] = o;
-    for (int d = o + 2; d < nd; d++)
-        order[k++] = d;
-    order[k++] = o + 1;
-    const tsr_dim_t blks[2] = {nr, 4};
-    const int idxs[2] = {o, o + 1};
-    return md_init_blocked(pp, nd, wei->dims, tsr_s8, order, 2, blks, idxs) ==
-           tsr_success;
-}
-
-/* cf's weights fields for the plain copy prepacked weights unpack into. */
-static void prepacked_conf(s8_conf_t *sc, const tsr_memory_desc_t *wei,
-                           int with_groups) {
-    gemm_conv_conf_t *cf = &sc->cf;
-    sc->wei_prepacked = 1;
-    sc->prepack_nr = tsr_gemm_s8_prepacked_nr();
-    sc->pp_g_stride = with_groups ? wei->blocking.strides[0] : 0;
-    sc->pp_off0 = wei->offset0;
-    sc->pp_bytes = cf->sh.G * tsr_rnd_up(cf->sh.OCg, sc->prepack_nr) * cf->K;
-    cf->kic = 1;
-    cf->wei_oc_rows = 0;
-    cf->wei_ld = cf->sh.OCg;
-    cf->wei_g_stride = cf->K * cf->sh.OCg;
-    cf->wei_off0 = 0;
-    sc->unpack_bytes = (size_t)tsr_rnd_up(cf->sh.G * cf->wei_g_stride, 64);
-}
-
 static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     gemm_conv_conf_t *cf = &sc->cf;
     memset(sc, 0, sizeof(*sc));
@@ -166,7 +118,9 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     cf->dst_cl = 1;
     const int wei_any = md_is_any(wei);
     tsr_memory_desc_t pp;
-    const int can_prepack = prepacked_md(cf, wei, with_groups, &pp);
+    const int nr = tsr_gemm_s8_prepacked_nr();
+    const int can_prepack =
+            gemm_conv_panels_md(cf, wei, with_groups, tsr_s8, nr, 4, &pp);
     if (wei_any && can_prepack)
         *wei = pp;
     if (gemm_conv_resolve_any(dst, 0, 0, 0) != tsr_success ||
@@ -177,7 +131,7 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         !gemm_conv_md_is_plain(dst, dst->data_type))
         return tsr_unimplemented;
     if (can_prepack && md_same_layout(wei, &pp) && wei->data_type == tsr_s8)
-        prepacked_conf(sc, wei, with_groups);
+        gemm_conv_panels_form(cf, wei, with_groups, nr, 4, 1);
     else if (!gemm_conv_md_is_plain(wei, tsr_s8) ||
              !gemm_conv_weights_form(cf, wei, with_groups))
         return tsr_unimplemented;
@@ -191,7 +145,7 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     sc->wei_sums = wei->extra.compensation_mask == comp_mask &&
                    md_extra_comp_count(wei) == cf->sh.G * cf->sh.OCg;
     /* In place, an s8 source needs the sums of the prepacked weights. */
-    if (sc->wei_prepacked && !sc->wei_sums && sc->src_dt == tsr_s8)
+    if (cf->wei_panels && !sc->wei_sums && sc->src_dt == tsr_s8)
         return tsr_unimplemented;
     /* The epilogue stores rows of the tile at a fixed distance. */
     if (!gemm_conv_data_init(cf, src, dst))
@@ -220,8 +174,8 @@ static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
     }
     pd->impl_data = sc;
     const int slices = sc->cf.per_thread_items ? sc->cf.nthr : 1;
-    pd->scratchpad_size =
-            sc->shared_bytes + sc->unpack_bytes + sc->cf.thread_bytes * slices;
+    pd->scratchpad_size = sc->shared_bytes + sc->cf.panel_copy_bytes +
+                          sc->cf.thread_bytes * slices;
     return tsr_success;
 }
 
@@ -470,7 +424,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.a_dt = sc->src_dt;
     set_data_operand(e, sl, n, g, sp0, &a);
     if (e->wei_in_place) {
-        a.B = e->wei + g * sc->pp_g_stride;
+        a.B = e->wei + g * cf->panel_g_stride;
         a.b_prepacked = 1;
     } else {
         a.B = e->wei + cf->wei_off0 + g * cf->wei_g_stride;
@@ -510,42 +464,26 @@ static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
         e->pad_rows = pad_rows;
 }
 
-/* Prepacked weights, plain: element (k, oc) of group g to the K x OCg
- * matrix cf describes (the zero padding of OCg left behind). */
-static void unpack_weights(const s8_conf_t *sc, const int8_t *packed,
-                           int8_t *plain) {
-    const gemm_conv_conf_t *cf = &sc->cf;
-    const tsr_dim_t nr = sc->prepack_nr, OCg = cf->sh.OCg, K = cf->K;
-#pragma omp parallel for collapse(2)
-    for (tsr_dim_t g = 0; g < cf->sh.G; g++)
-        for (tsr_dim_t k = 0; k < K; k++) {
-            const int8_t *pg = packed + g * sc->pp_g_stride;
-            int8_t *row = plain + g * cf->wei_g_stride + k * cf->wei_ld;
-            for (tsr_dim_t oc = 0; oc < OCg; oc++)
-                row[oc] = pg[oc / nr * K * nr + (k / 4 * nr + oc % nr) * 4 +
-                             k % 4];
-        }
-}
-
 /* Where this execution reads the weights: prepacked weights in place when
  * the GEMM's kernel takes them and nothing needs single weights (the
  * padding add-back, zero points per channel or without stored sums);
  * else their plain copy, made in the scratchpad. */
 static void settle_weights(const s8_conf_t *sc, char *unpacked, exec_t *e) {
+    const gemm_conv_conf_t *cf = &sc->cf;
     e->wei_in_place = 0;
-    if (!sc->wei_prepacked)
+    if (!cf->wei_panels)
         return;
-    const int8_t *packed = e->wei + sc->pp_off0;
+    const int8_t *packed = e->wei + cf->panel_off0;
     const int needs_single =
             sc->with_src_zp && (e->z.per_ic || !e->wei_sums ||
                                 (!e->z.padded_with_zp && !sc->cf.direct));
-    if (!needs_single && tsr_gemm_s8_prepacked_nr() == sc->prepack_nr &&
-        tsr_gemm_s8_prepacked_fits(packed, sc->pp_bytes)) {
+    if (!needs_single && tsr_gemm_s8_prepacked_nr() == cf->panel_nr &&
+        tsr_gemm_s8_prepacked_fits(packed, cf->panel_bytes)) {
         e->wei = packed;
         e->wei_in_place = 1;
         return;
     }
-    unpack_weights(sc, packed, (int8_t *)unpacked);
+    gemm_conv_unpack_panels(cf, e->wei, 1, unpacked);
     e->wei = (const int8_t *)unpacked;
 }
 
@@ -572,7 +510,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
         compute_col_offset(sc, e.wei, e.wei_sums, &e.z, col_offset);
         e.col_offset = col_offset;
     }
-    e.slices = scratch + sc->shared_bytes + sc->unpack_bytes;
+    e.slices = scratch + sc->shared_bytes + sc->cf.panel_copy_bytes;
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

@@ -13,7 +13,8 @@
  * A thread with few rows of C (small M: an inner product's batch, a GEMV)
  * reuses each B value too few times to pay for packing it, so the kernel
  * reads full-width panels of an untransposed B in place (same arithmetic,
- * same results); only the narrower last panel is packed. */
+ * same results); only the narrower last panel is packed. Prepacked B
+ * (tsr_gemm_f32_prepacked_nr) is read in place for every shape. */
 
 #include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
@@ -42,6 +43,10 @@ const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
         if (tsr_mayiuse(kernels[i].isa))
             return &kernels[i];
     return &kernels[TSR_ARRAY_SIZE(kernels) - 1];
+}
+
+int tsr_gemm_f32_prepacked_nr(void) {
+    return tsr_gemm_f32_select_kernel()->nr;
 }
 
 const char *tsr_gemm_f32_kernel_name(void) {
@@ -99,7 +104,8 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     const int64_t b_sp = args->transb ? 1 : args->ldb;
     const int64_t ldc = args->ldc;
 
-    const int direct_b = !args->transb && K > 0 &&
+    const int prepacked = args->b_prepacked;
+    const int direct_b = !args->transb && !prepacked && K > 0 &&
                          m_len <= DIRECT_B_MAX_MTILES * (int64_t)mr;
 
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
@@ -111,7 +117,7 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
             const int64_t kcur = TSR_MIN(kc, K - pc);
             const float beta = kb == 0 ? args->beta : 1.f;
             const int last_k = kb == nkb - 1;
-            if (kcur > 0 && n_direct < ncur)
+            if (kcur > 0 && n_direct < ncur && !prepacked)
                 kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,
                            b_sp, ncur - n_direct, kcur, nr, pack_b);
             for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -140,7 +146,10 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                     const int64_t n = TSR_MIN(nr, ncur - jr);
                     const float *pb = pack_b;
                     int64_t b_stride = nr;
-                    if (jr < n_direct) {
+                    if (prepacked) {
+                        /* jc + jr is a multiple of nr: its panel. */
+                        pb = args->B + (jc + jr) * K + pc * nr;
+                    } else if (jr < n_direct) {
                         pb = args->B + pc * b_sp + jc + jr;
                         b_stride = b_sp;
                     } else if (kcur > 0) {
@@ -188,9 +197,11 @@ static int args_valid(const tsr_gemm_f32_args_t *a) {
         return 0;
     if (a->bias_kind != tsr_gemm_bias_none && !a->bias)
         return 0;
+    /* Prepacked B has no stride of its own: check A alone. */
     return a->K == 0 || a->alpha == 0.f ||
-           tsr_gemm_operands_valid(a->transa, a->transb, a->M, a->N, a->K, a->A,
-                                   a->lda, a->B, a->ldb);
+           tsr_gemm_operands_valid(a->transa, a->b_prepacked ? 0 : a->transb,
+                                   a->M, a->N, a->K, a->A, a->lda, a->B,
+                                   a->b_prepacked ? a->N : a->ldb);
 }
 
 /* Below this many FMAs per thread an OpenMP region costs more than it

@@ -40,6 +40,9 @@ typedef struct {
     int64_t lda; /* >= K (>= M when transa) */
     const float *B;
     int64_t ldb; /* >= N (>= K when transb) */
+    /* 1: B is prepacked for the current kernel (tsr_gemm_f32_prepacked_nr);
+     * transb and ldb are then ignored. */
+    int b_prepacked;
     /* beta == 0 means C is write-only: its old contents (even NaN) are
      * never read. */
     float beta;
@@ -84,6 +87,14 @@ tsr_status_t tsr_gemm_f32(const tsr_gemm_f32_args_t *args);
 /* Bytes of scratch a call with these sizes needs for `nthr` threads, for
  * whichever kernel the CPU selects (0 when nothing is packed). */
 size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr);
+
+/* Prepacked B, the layout the kernel reads, so that weights laid out
+ * once (by the reorder into a convolution's weights) are never packed
+ * again: panels of nr consecutive columns (the last one padded with zero
+ * columns), each K rows of nr values, so that element (k, n) is at
+ * B[(n / nr) * K * nr + k * nr + n % nr]. The nr of the current kernel; a
+ * memory format with these panels is OhwI<nr>o over a K of (kh, kw, ic). */
+int tsr_gemm_f32_prepacked_nr(void);
 
 /* Name of the micro-kernel tsr_gemm_f32 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */
