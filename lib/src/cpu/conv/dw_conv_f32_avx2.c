@@ -352,18 +352,54 @@ static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
     }
 }
 
+/* A stride-2 block of `ur` points that ends a row: interior, or with its
+ * padding columns tested one by one (once a row, not worth an instance
+ * per border). */
+static ALWAYS_INLINE void k3_tail_ur(const row_t *rw, const dw_row_args_t *a,
+                                     tsr_dim_t nc, tsr_dim_t ow, const int ur,
+                                     const int cl, const int nr) {
+    const tsr_dim_t iw0 = (a->ow0 + ow) * 2 - a->padL;
+    if (iw0 >= 0 && iw0 + (ur - 1) * 2 + 3 <= a->IW)
+        k3_block(rw, nc, ow, ur, 2, 2, K3_INTERIOR, a->IW, cl, nr);
+    else
+        k3_block(rw, nc, ow, ur, 2, 2, K3_ANY, a->IW, cl, nr);
+}
+
+/* The stride-2 last block of 3 or 2 points; its instances are out of the
+ * row function, where they would change how the compiler allocates the
+ * registers of the hot blocks. */
+static __attribute__((noinline)) void k3_tail(const row_t *rw,
+                                              const dw_row_args_t *a,
+                                              tsr_dim_t nc, tsr_dim_t ow,
+                                              int ur, int cl, int nr) {
+    if (ur == 3 && cl && nr == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 1, 3);
+    else if (ur == 3 && cl)
+        k3_tail_ur(rw, a, nc, ow, 3, 1, 0);
+    else if (ur == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 0, 0);
+    else if (cl && nr == 3)
+        k3_tail_ur(rw, a, nc, ow, 2, 1, 3);
+    else if (cl)
+        k3_tail_ur(rw, a, nc, ow, 2, 1, 0);
+    else
+        k3_tail_ur(rw, a, nc, ow, 2, 0, 0);
+}
+
 /* The row segment (at least 4 points) in blocks of 8 or 7 points (4 with
- * two channel vectors at stride 2 or when shorter); the last block overlaps
- * the one before rather than being narrower (its points are computed
- * again, equally). Which columns of a block fall in the padding is decided
- * per block and dispatched to an instance where it is a constant. */
+ * two channel vectors at stride 2 or when shorter). At stride 1 the last
+ * block overlaps the one before rather than being narrower (its points
+ * are computed again, equally); at stride 2 it is narrower, 3 or 2 points
+ * (overlapping by one when one is left). Which columns of a block fall in
+ * the padding is decided per block and dispatched to an instance where it
+ * is a constant. */
 static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
                                     tsr_dim_t nc, const int sw, const int cl,
                                     const int nr) {
     /* Stride 2 reads two columns a point: pairs of vectors use whole
-     * cache lines of channels-last data there. At stride 1, blocks that
-     * tile the row exactly (MobileNet's widths are 7 * 2^k) waste no
-     * overlap. */
+     * cache lines of channels-last data there, and a point computed twice
+     * costs two columns. At stride 1, blocks that tile the row exactly
+     * (MobileNet's widths are 7 * 2^k) waste no overlap. */
     const tsr_dim_t now = a->now;
     const int ur = sw == 2        ? 4
                    : now % 8 == 0 ? 8
@@ -371,7 +407,8 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
                    : now >= 8     ? 8
                                   : 4;
     const tsr_dim_t ncols = (ur - 1) * sw + 3;
-    for (tsr_dim_t ow0 = 0; ow0 < a->now; ow0 += ur) {
+    const tsr_dim_t end = sw == 2 ? now - now % ur : now;
+    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
         const tsr_dim_t ow = ow0 + ur > a->now ? a->now - ur : ow0;
         const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
         const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
@@ -408,6 +445,10 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
         }
 #undef K3_KINDS
     }
+    if (now - end == 3)
+        k3_tail(rw, a, nc, end, 3, cl, nr);
+    else if (end < now)
+        k3_tail(rw, a, nc, now - 2, 2, cl, nr);
 }
 
 static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
