@@ -290,33 +290,11 @@ TSR_COMMON_FORMS(s8, tsr_s8)
 TSR_COMMON_FORMS(f32, tsr_f32)
 #undef TSR_COMMON_FORMS
 
-static void fused_s32_block(const tsr_epilogue_fused_args_t *f,
-                            const int32_t *acc, int64_t acc_ld, int64_t m,
-                            int64_t n, tsr_data_type_t dt,
-                            tsr_round_mode_t mode, void *dst, int64_t dst_ld);
-
-/* Rows per pass of the eight-column walk: a block's dst and accumulator
- * lines stay in L1 between its column steps (whole 96-row tiles at once
- * evicted them: a fifth of the time of a K = 128 layer into f32 went to
- * the store), and the channel operands still load once per 16 rows. */
-#define TSR_S32_ROW_BLOCK 16
-
 void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                       const int32_t *acc, int64_t acc_ld,
                                       int64_t m, int64_t n, tsr_data_type_t dt,
                                       tsr_round_mode_t mode, void *dst,
                                       int64_t dst_ld) {
-    const int64_t esize = (int64_t)tsr_data_type_size(dt);
-    for (int64_t r0 = 0; r0 < m; r0 += TSR_S32_ROW_BLOCK)
-        fused_s32_block(f, acc + r0 * acc_ld, acc_ld,
-                        m - r0 < TSR_S32_ROW_BLOCK ? m - r0 : TSR_S32_ROW_BLOCK,
-                        n, dt, mode, (char *)dst + r0 * dst_ld * esize, dst_ld);
-}
-
-static void fused_s32_block(const tsr_epilogue_fused_args_t *f,
-                            const int32_t *acc, int64_t acc_ld, int64_t m,
-                            int64_t n, tsr_data_type_t dt,
-                            tsr_round_mode_t mode, void *dst, int64_t dst_ld) {
     fused_consts_t k;
     fused_consts(f, &k);
     const int64_t esize = (int64_t)tsr_data_type_size(dt);
