@@ -119,22 +119,32 @@ static inline fused_cols_t fused_cols(const tsr_epilogue_fused_args_t *f,
     return c;
 }
 
+/* The scales and bias of the plan on eight accumulators, in the
+ * reference's order; the flags are the plan's, or constants where a caller
+ * is compiled per form. */
+static inline __attribute__((always_inline)) __m256
+scale_bias_8(const fused_consts_t *k, const fused_cols_t *c, __m256 v,
+             int legacy, int bias, int src_scale, int wei_scale) {
+    if (legacy) {
+        if (bias)
+            v = _mm256_add_ps(v, c->bias);
+        return _mm256_mul_ps(v, c->oscale);
+    }
+    if (src_scale)
+        v = _mm256_mul_ps(v, k->src_scale);
+    if (wei_scale)
+        v = _mm256_mul_ps(v, c->wei_scale);
+    if (bias)
+        v = _mm256_add_ps(v, c->bias);
+    return v;
+}
+
 /* The plan on eight accumulators; `old` holds the dst values a sum reads. */
 static inline __m256 fused_8(const fused_consts_t *k, const fused_cols_t *c,
                              __m256 v, const float *old) {
     const tsr_epilogue_fused_plan_t *p = &k->p;
-    if (p->legacy) {
-        if (p->with_bias)
-            v = _mm256_add_ps(v, c->bias);
-        v = _mm256_mul_ps(v, c->oscale);
-    } else {
-        if (p->with_src_scale)
-            v = _mm256_mul_ps(v, k->src_scale);
-        if (p->with_wei_scale)
-            v = _mm256_mul_ps(v, c->wei_scale);
-        if (p->with_bias)
-            v = _mm256_add_ps(v, c->bias);
-    }
+    v = scale_bias_8(k, c, v, p->legacy, p->with_bias, p->with_src_scale,
+                     p->with_wei_scale);
     for (int i = 0; i < p->nops; i++) {
         if (p->is_sum[i]) {
             const __m256 o = _mm256_sub_ps(_mm256_loadu_ps(old), k->p1[i]);
@@ -177,9 +187,8 @@ void tsr_epilogue_fused_rows_avx2(const tsr_epilogue_fused_args_t *f,
 static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
                               const int32_t *acc, int64_t acc_ld, int64_t m,
                               tsr_data_type_t dt, tsr_round_mode_t mode,
-                              char *dst, int64_t dst_ld_bytes) {
-    const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
-    const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
+                              __m256 lo, __m256 hi, char *dst,
+                              int64_t dst_ld_bytes) {
     for (int64_t r = 0; r < m; r++) {
         char *d = dst + r * dst_ld_bytes;
         const __m256 v = _mm256_cvtepi32_ps(
@@ -199,41 +208,22 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
 static inline __attribute__((always_inline)) void
 common_cols_8(const fused_consts_t *k, const fused_cols_t *c,
               const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
-              int legacy, int bias, int relu0, char *dst, int64_t dst_ld) {
-    const __m256 lo = _mm256_set1_ps(dt == tsr_s8 ? -128.f : 0.f);
-    const __m256 hi = _mm256_set1_ps(dt == tsr_s8 ? 127.f : 255.f);
+              int legacy, int bias, int relu0, __m256 lo, __m256 hi, char *dst,
+              int64_t dst_ld) {
     const __m256 zero = _mm256_setzero_ps();
     const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
     for (int64_t r = 0; r < m; r++) {
-        __m256 v = _mm256_cvtepi32_ps(
-                _mm256_loadu_si256((const __m256i *)(acc + r * acc_ld)));
-        if (legacy) {
-            if (bias)
-                v = _mm256_add_ps(v, c->bias);
-            v = _mm256_mul_ps(v, c->oscale);
-        } else {
-            if (ss)
-                v = _mm256_mul_ps(v, k->src_scale);
-            if (ws)
-                v = _mm256_mul_ps(v, c->wei_scale);
-            if (bias)
-                v = _mm256_add_ps(v, c->bias);
-        }
-        char *d = dst + r * dst_ld;
-        if (dt == tsr_f32) {
-            if (relu0)
-                v = _mm256_blendv_ps(_mm256_mul_ps(zero, v), v,
-                                     _mm256_cmp_ps(v, zero, _CMP_GT_OQ));
-            _mm256_storeu_ps((float *)d, v);
-            continue;
-        }
+        __m256 v = scale_bias_8(k, c,
+                                _mm256_cvtepi32_ps(_mm256_loadu_si256(
+                                        (const __m256i *)(acc + r * acc_ld))),
+                                legacy, bias, ss, ws);
         if (relu0)
-            v = _mm256_max_ps(v, zero);
-        _mm_storel_epi64(
-                (__m128i *)d,
-                tsr_pack_8_bytes_avx2(
-                        tsr_round_clamp_8_avx2(v, lo, hi, tsr_round_nearest),
-                        dt == tsr_s8));
+            v = dt == tsr_f32
+                        ? _mm256_blendv_ps(_mm256_mul_ps(zero, v), v,
+                                           _mm256_cmp_ps(v, zero, _CMP_GT_OQ))
+                        : _mm256_max_ps(v, zero);
+        tsr_store_8_f32_as_avx2(dt, v, dst + r * dst_ld, lo, hi,
+                                tsr_round_nearest);
     }
 }
 
@@ -257,31 +247,39 @@ static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
     static void common_cols_8_##dt_name(                                       \
             const fused_consts_t *k, const fused_cols_t *c,                    \
             const int32_t *acc, int64_t acc_ld, int64_t m, int form,           \
-            char *dst, int64_t dst_ld) {                                       \
+            __m256 lo, __m256 hi, char *dst, int64_t dst_ld) {                 \
         switch (form - 1) {                                                    \
         case 0:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 0, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 0, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 1:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 1, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 1, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 2:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 0, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 0, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 3:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 1, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 1, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 4:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 0, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 0, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 5:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 1, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 1, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         case 6:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 0, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 0, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         default:                                                               \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 1, dst, dst_ld);     \
+            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 1, lo, hi, dst,      \
+                          dst_ld);                                             \
             break;                                                             \
         }                                                                      \
     }
@@ -299,6 +297,8 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
     fused_consts(f, &k);
     const int64_t esize = (int64_t)tsr_data_type_size(dt);
     const int form = common_form(&k, dt, mode);
+    const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
+    const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
     /* A sum is only planned for an f32 dst: `old` is then dst itself. */
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
@@ -307,25 +307,30 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
         const int64_t ld = dst_ld * esize;
         if (form) {
             if (dt == tsr_u8)
-                common_cols_8_u8(&k, &c, acc + j, acc_ld, m, form, d, ld);
+                common_cols_8_u8(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
+                                 ld);
             else if (dt == tsr_s8)
-                common_cols_8_s8(&k, &c, acc + j, acc_ld, m, form, d, ld);
+                common_cols_8_s8(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
+                                 ld);
             else
-                common_cols_8_f32(&k, &c, acc + j, acc_ld, m, form, d, ld);
+                common_cols_8_f32(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
+                                  ld);
             continue;
         }
         switch (dt) {
         case tsr_u8:
-            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_u8, mode, d, ld);
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_u8, mode, lo, hi, d, ld);
             break;
         case tsr_s8:
-            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s8, mode, d, ld);
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s8, mode, lo, hi, d, ld);
             break;
         case tsr_s32:
-            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s32, mode, d, ld);
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_s32, mode, lo, hi, d,
+                       ld);
             break;
         default:
-            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_f32, mode, d, ld);
+            s32_cols_8(&k, &c, acc + j, acc_ld, m, tsr_f32, mode, lo, hi, d,
+                       ld);
             break;
         }
     }

@@ -42,7 +42,7 @@ typedef struct {
                         with OC stride 1 */
     tsr_dim_t wei_ld, wei_g_stride, wei_off0;
     /* Weights laid out as the GEMM's packed B panels (see
-     * gemm_conv_panels_md; channels-last dst): group g at panel_off0 +
+     * gemm_conv_weights_init; channels-last dst): group g at panel_off0 +
      * g * panel_g_stride, panel_bytes bytes in all. The wei_* fields above
      * then describe their plain copy (K x OCg, OC stride 1) for executions
      * that cannot read the panels in place. */
@@ -188,24 +188,21 @@ int gemm_conv_spatial_linear(const tsr_dim_t *s, tsr_dim_t D, tsr_dim_t H,
 int gemm_conv_weights_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *md,
                            int with_groups);
 
-/* The weights md laid out as a GEMM's packed B panels into *pp: panels of
- * nr output channels (the last one zero-padded), each over the group's K
- * (kernel point outer, input channel inner) in blocks of kblk input
- * channels, element (k, oc) of a group at
+/* The weights form (needs sizes and dst_cl): for "any", or weights
+ * already so, the GEMM's packed B panels of nr output channels (the last
+ * one zero-padded), each over the group's K (kernel point outer, input
+ * channel inner) in blocks of kblk input channels, element (k, oc) of a
+ * group at
  *   oc / nr * rnd_up(K, kblk) * nr + (k / kblk * nr + oc % nr) * kblk +
  *   k % kblk
- * (gOhwI<nr>o<kblk>i; kblk 1 for f32, 4 for the int8 K quads). 0 when
- * ICg is no multiple of kblk or nr is 0. */
-int gemm_conv_panels_md(const gemm_conv_conf_t *cf,
-                        const tsr_memory_desc_t *wei, int with_groups,
-                        tsr_data_type_t dt, int nr, int kblk,
-                        tsr_memory_desc_t *pp);
-
-/* Takes the panels md `wei` as the weights form: wei_panels and its
- * fields (panel_copy_bytes for esize-byte elements), kic, and the wei_*
- * fields of the plain copy. */
-void gemm_conv_panels_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
-                           int with_groups, int nr, int kblk, size_t esize);
+ * (gOhwI<nr>o<kblk>i; kblk 1 for f32, 4 for the int8 K quads), when nr > 0
+ * and ICg is a multiple of kblk: wei_panels and its fields are then set,
+ * and the wei_* fields describe the panels' plain copy. Otherwise plain
+ * weights ("any" resolved for dst_cl) as gemm_conv_weights_form takes
+ * them. 0 when the weights are no GEMM operand. */
+int gemm_conv_weights_init(gemm_conv_conf_t *cf, tsr_memory_desc_t *wei,
+                           int with_groups, tsr_data_type_t dt, int nr,
+                           int kblk);
 
 /* The panels at `panels` (the weights data) into their plain copy. */
 void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,

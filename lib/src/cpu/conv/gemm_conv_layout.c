@@ -233,10 +233,12 @@ tsr_status_t gemm_conv_resolve_bias(tsr_memory_desc_t *bia) {
                            NULL);
 }
 
-int gemm_conv_panels_md(const gemm_conv_conf_t *cf,
-                        const tsr_memory_desc_t *wei, int with_groups,
-                        tsr_data_type_t dt, int nr, int kblk,
-                        tsr_memory_desc_t *pp) {
+/* The weights md laid out as a GEMM's packed B panels into *pp (the
+ * layout in gemm_conv_f32.h); 0 when ICg is no multiple of kblk or nr is
+ * 0. */
+static int panels_md(const gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
+                     int with_groups, tsr_data_type_t dt, int nr, int kblk,
+                     tsr_memory_desc_t *pp) {
     if (nr <= 0 || cf->sh.ICg % kblk != 0)
         return 0;
     const int o = with_groups, nd = wei->ndims;
@@ -253,8 +255,10 @@ int gemm_conv_panels_md(const gemm_conv_conf_t *cf,
                            idxs) == tsr_success;
 }
 
-void gemm_conv_panels_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
-                           int with_groups, int nr, int kblk, size_t esize) {
+/* Takes the panels md `wei` as the weights form: wei_panels and its
+ * fields, kic, and the wei_* fields of the plain copy. */
+static void panels_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
+                        int with_groups, int nr, int kblk, size_t esize) {
     cf->wei_panels = 1;
     cf->panel_nr = nr;
     cf->panel_kblk = kblk;
@@ -269,6 +273,23 @@ void gemm_conv_panels_form(gemm_conv_conf_t *cf, const tsr_memory_desc_t *wei,
     cf->wei_off0 = 0;
     cf->panel_copy_bytes = (size_t)tsr_rnd_up(
             cf->sh.G * cf->wei_g_stride * (tsr_dim_t)esize, 64);
+}
+
+int gemm_conv_weights_init(gemm_conv_conf_t *cf, tsr_memory_desc_t *wei,
+                           int with_groups, tsr_data_type_t dt, int nr,
+                           int kblk) {
+    tsr_memory_desc_t pp;
+    const int can_panel = panels_md(cf, wei, with_groups, dt, nr, kblk, &pp);
+    if (md_is_any(wei) && can_panel)
+        *wei = pp;
+    if (can_panel && md_same_layout(wei, &pp) && wei->data_type == dt) {
+        panels_form(cf, wei, with_groups, nr, kblk, tsr_data_type_size(dt));
+        return 1;
+    }
+    return gemm_conv_resolve_any(wei, 1, with_groups, cf->dst_cl) ==
+                   tsr_success &&
+           gemm_conv_md_is_plain(wei, dt) &&
+           gemm_conv_weights_form(cf, wei, with_groups);
 }
 
 void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,

@@ -81,22 +81,14 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
 
-    /* Weights for "any" with a channels-last dst: the GEMM's B panels. */
-    tsr_memory_desc_t pp;
-    const int nr = tsr_gemm_f32_prepacked_nr();
-    const int can_panel =
-            cf->dst_cl &&
-            gemm_conv_panels_md(cf, wei, with_groups, tsr_f32, nr, 1, &pp);
-    if (md_is_any(wei) && can_panel)
-        *wei = pp;
-    if (can_panel && md_same_layout(wei, &pp) && wei->data_type == tsr_f32) {
-        gemm_conv_panels_form(cf, wei, with_groups, nr, 1, sizeof(float));
-        cf->panel_copy_bytes = 0; /* always read in place */
-    } else if (gemm_conv_resolve_any(wei, 1, with_groups, cf->dst_cl) !=
-                       tsr_success ||
-               !gemm_conv_md_is_plain(wei, tsr_f32) ||
-               !gemm_conv_weights_form(cf, wei, with_groups))
+    /* Weights for "any" with a channels-last dst: the GEMM's B panels,
+     * always read in place (the ISA cap froze when the pd chose their
+     * width), so no plain copy is booked. */
+    if (!gemm_conv_weights_init(cf, wei, with_groups, tsr_f32,
+                                cf->dst_cl ? tsr_gemm_f32_prepacked_nr() : 0,
+                                1))
         return tsr_unimplemented;
+    cf->panel_copy_bytes = 0;
     if (conv_with_bias(pd) && gemm_conv_resolve_bias(bia) != tsr_success)
         return tsr_unimplemented;
 

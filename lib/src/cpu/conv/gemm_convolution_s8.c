@@ -117,23 +117,12 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     gemm_conv_sizes_init(cf, pd);
     cf->dst_cl = 1;
     const int wei_any = md_is_any(wei);
-    tsr_memory_desc_t pp;
-    const int nr = tsr_gemm_s8_prepacked_nr();
-    const int can_prepack =
-            gemm_conv_panels_md(cf, wei, with_groups, tsr_s8, nr, 4, &pp);
-    if (wei_any && can_prepack)
-        *wei = pp;
     if (gemm_conv_resolve_any(dst, 0, 0, 0) != tsr_success ||
         gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success ||
-        gemm_conv_resolve_any(wei, 1, with_groups, 1) != tsr_success)
-        return tsr_unimplemented;
-    if (!gemm_conv_md_is_plain(src, src->data_type) ||
-        !gemm_conv_md_is_plain(dst, dst->data_type))
-        return tsr_unimplemented;
-    if (can_prepack && md_same_layout(wei, &pp) && wei->data_type == tsr_s8)
-        gemm_conv_panels_form(cf, wei, with_groups, nr, 4, 1);
-    else if (!gemm_conv_md_is_plain(wei, tsr_s8) ||
-             !gemm_conv_weights_form(cf, wei, with_groups))
+        !gemm_conv_md_is_plain(src, src->data_type) ||
+        !gemm_conv_md_is_plain(dst, dst->data_type) ||
+        !gemm_conv_weights_init(cf, wei, with_groups, tsr_s8,
+                                tsr_gemm_s8_prepacked_nr(), 4))
         return tsr_unimplemented;
     /* Weights laid out here carry their sums, written by the reorder into
      * them; user weights may carry them too. */
