@@ -2,7 +2,8 @@
  * tail around the kernel tile, both transpositions, padded leading
  * dimensions, alpha/beta (beta = 0 over NaN), cache-block boundaries, the
  * fused bias and epilogue, user scratch, thread teams (bitwise identical
- * results for any thread count) and argument checks. Whichever kernel the
+ * results for any thread count), narrow blocks (A read in place) against
+ * wide ones, and argument checks. Whichever kernel the
  * CPU (capped by TSR_MAX_CPU_ISA) selects is the one tested. */
 #include <float.h>
 #include <math.h>
@@ -553,6 +554,52 @@ static void test_single_row(void) {
     }
 }
 
+/* Columns of a wide GEMM computed as a narrow one (A read in place, tiles
+ * row by row) come out bit for bit the same: real values, an A block
+ * with a tail, two K blocks, the plain store and one with beta and bias. */
+static void test_narrow_blocks(void) {
+    const int64_t nr = kernel->nr;
+    const int64_t wide_n = (TSR_GEMM_F32_NARROW_MAX_NTILES + 2) * nr + 5;
+    const int64_t j0 = nr + 3, narrow_n = 3 * nr + 5;
+    for (int variant = 0; variant < 2; ++variant) {
+        const problem_t wide = {0,
+                                0,
+                                kernel->mc + 2 * kernel->mr + 1,
+                                wide_n,
+                                kernel->kc + 37,
+                                variant ? .5f : 1.f,
+                                variant ? 1.5f : 0.f,
+                                1,
+                                2,
+                                3,
+                                variant ? tsr_gemm_bias_per_row
+                                        : tsr_gemm_bias_per_col};
+        buffers_t w = make_buffers(&wide, 0);
+        float *c_in = copy_c(&w);
+        tsr_gemm_f32_args_t aw = make_args(&w);
+        tsr_gemm_f32_args_t an = aw;
+        aw.team_nthr = an.team_nthr = 1; /* one rectangle: the whole C */
+        CHECK(tsr_gemm_f32(&aw) == tsr_success, "narrow: wide status");
+        float *c_wide = copy_c(&w);
+        memcpy(w.C, c_in, sizeof(float) * (size_t)(wide.M * w.ldc + 1));
+        an.N = narrow_n;
+        an.B = w.B + j0;
+        an.C = w.C + j0;
+        if (wide.bias_kind == tsr_gemm_bias_per_col)
+            an.bias = aw.bias + j0;
+        CHECK(tsr_gemm_f32(&an) == tsr_success, "narrow: status");
+        int same = 1;
+        for (int64_t i = 0; i < wide.M; ++i)
+            same &= memcmp(w.C + i * w.ldc + j0, c_wide + i * w.ldc + j0,
+                           sizeof(float) * (size_t)narrow_n) == 0;
+        CHECK(same, "narrow block (variant %d) differs from the wide GEMM",
+              variant);
+        free(c_in);
+        free(c_wide);
+        free_buffers(&w);
+    }
+}
+
 static void test_invalid_arguments(void) {
     const problem_t p = {0, 0, 7, 9, 5, 1.f, 1.f, 0, 0, 0, tsr_gemm_bias_none};
     buffers_t b = make_buffers(&p, 1);
@@ -628,6 +675,7 @@ int main(void) {
     test_epilogue();
     test_thread_invariance();
     test_single_row();
+    test_narrow_blocks();
     test_invalid_arguments();
     printf("test_gemm_f32: %d checks, %d failed\n", n_checks, n_failures);
     return n_failures ? 1 : 0;

@@ -14,7 +14,13 @@
  * reuses each B value too few times to pay for packing it, so the kernel
  * reads full-width panels of an untransposed B in place (same arithmetic,
  * same results); only the narrower last panel is packed. Prepacked B
- * (tsr_gemm_f32_prepacked_nr) is read in place for every shape. */
+ * (tsr_gemm_f32_prepacked_nr) is read in place for every shape.
+ *
+ * Likewise a narrow B block (a convolution's few output channels) reuses
+ * each A value too few times to pay for packing it: the full mr-row tiles
+ * of an untransposed A read it in place, and the tiles are walked row by
+ * row, so the rows of A stay in L1 across the block's few B panels and
+ * each row of C is written whole before the next. */
 
 #include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
@@ -82,6 +88,58 @@ size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr) {
 /* Rows of C per thread up to which B is read in place (see top). */
 #define DIRECT_B_MAX_MTILES 8
 
+/* One A block times one B block: what its tiles share. */
+typedef struct {
+    const tsr_gemm_f32_args_t *args;
+    const tsr_gemm_f32_kernel_t *kern;
+    int64_t pc, jc, ic; /* block origin: K, N and M */
+    int64_t kcur, mcur, ncur;
+    float beta;
+    int last_k;
+    const float *a_block; /* A at (ic, pc), for rows read in place */
+    const float *pack_a, *pack_b;
+    int64_t m_direct; /* rows [0, m_direct) read A in place */
+    int64_t n_direct; /* columns [0, n_direct) read B in place */
+} block_t;
+
+/* The micro-kernel (and epilogue) on the tile at rows ir, columns jr of
+ * the block. */
+static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    const int mr = b->kern->mr, nr = b->kern->nr;
+    const int64_t m = TSR_MIN(mr, b->mcur - ir);
+    const int64_t n = TSR_MIN(nr, b->ncur - jr);
+    const float *pb = b->pack_b;
+    int64_t b_stride = nr;
+    if (args->b_prepacked) {
+        /* jc + jr is a multiple of nr: its panel. */
+        pb = args->B + (b->jc + jr) * args->K + b->pc * nr;
+    } else if (jr < b->n_direct) {
+        const int64_t b_sp = args->transb ? 1 : args->ldb;
+        pb = args->B + b->pc * b_sp + b->jc + jr;
+        b_stride = b_sp;
+    } else if (b->kcur > 0) {
+        pb = b->pack_b + (jr - b->n_direct) * b->kcur;
+    }
+    const int in_place = ir < b->m_direct;
+    const float *pa = b->pack_a;
+    if (in_place)
+        pa = b->a_block + ir * args->lda;
+    else if (b->kcur > 0)
+        pa = b->pack_a + (ir - b->m_direct) * b->kcur;
+    float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
+    /* The bias joins at the last K block's store. */
+    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
+    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
+    b->kern->ukr(b->kcur, args->alpha, pa, in_place ? args->lda : 0, pb,
+                 b_stride, b->beta, c, args->ldc, m, n,
+                 bias_row ? args->bias + b->ic + ir : NULL,
+                 bias_col ? args->bias + b->jc + jr : NULL);
+    if (b->last_k && args->epilogue)
+        args->epilogue(args->epilogue_ctx, c, args->ldc, b->ic + ir, b->jc + jr,
+                       m, n);
+}
+
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
  * single empty K block so C still gets beta, bias and the epilogue. */
 static void gemm_rect(const tsr_gemm_f32_args_t *args,
@@ -110,6 +168,8 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
 
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+        const int narrow = ncur <= TSR_GEMM_F32_NARROW_MAX_NTILES * (int64_t)nr;
+        const int direct_a = narrow && !args->transa && K > 0;
         /* Direct B: the full panels are read in place, the tail packed. */
         const int64_t n_direct = direct_b ? ncur / nr * nr : 0;
         for (int64_t kb = 0; kb < nkb; ++kb) {
@@ -122,9 +182,13 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                            b_sp, ncur - n_direct, kcur, nr, pack_b);
             for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
                 const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
-                if (kcur > 0)
-                    kern->pack(args->A + ic * a_sx + pc * a_sp, a_sx, a_sp,
-                               mcur, kcur, mr, pack_a);
+                const float *a_block = args->A + ic * a_sx + pc * a_sp;
+                /* Direct A: full tiles read A in place, the tail is packed
+                 * (the kernel reads all mr rows). */
+                const int64_t m_direct = direct_a ? mcur / mr * mr : 0;
+                if (kcur > 0 && m_direct < mcur)
+                    kern->pack(a_block + m_direct * a_sx, a_sx, a_sp,
+                               mcur - m_direct, kcur, mr, pack_a);
                 int64_t jr0 = 0;
                 if (mcur == 1 && kern->row && n_direct > 0) {
                     /* One row: the row kernel takes the in-place panels. */
@@ -142,40 +206,18 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                        n_direct);
                     jr0 = n_direct;
                 }
-                for (int64_t jr = jr0; jr < ncur; jr += nr) {
-                    const int64_t n = TSR_MIN(nr, ncur - jr);
-                    const float *pb = pack_b;
-                    int64_t b_stride = nr;
-                    if (prepacked) {
-                        /* jc + jr is a multiple of nr: its panel. */
-                        pb = args->B + (jc + jr) * K + pc * nr;
-                    } else if (jr < n_direct) {
-                        pb = args->B + pc * b_sp + jc + jr;
-                        b_stride = b_sp;
-                    } else if (kcur > 0) {
-                        pb = pack_b + (jr - n_direct) * kcur;
-                    }
-                    for (int64_t ir = 0; ir < mcur; ir += mr) {
-                        const int64_t m = TSR_MIN(mr, mcur - ir);
-                        const float *pa = pack_a + (kcur > 0 ? ir * kcur : 0);
-                        float *c = args->C + (ic + ir) * ldc + jc + jr;
-                        /* The bias joins at the last K block's store. */
-                        const float *bias_row =
-                                last_k && args->bias_kind ==
-                                                        tsr_gemm_bias_per_row
-                                        ? args->bias + ic + ir
-                                        : NULL;
-                        const float *bias_col =
-                                last_k && args->bias_kind ==
-                                                        tsr_gemm_bias_per_col
-                                        ? args->bias + jc + jr
-                                        : NULL;
-                        kern->ukr(kcur, args->alpha, pa, pb, b_stride, beta, c,
-                                  ldc, m, n, bias_row, bias_col);
-                        if (last_k && args->epilogue)
-                            args->epilogue(args->epilogue_ctx, c, ldc, ic + ir,
-                                           jc + jr, m, n);
-                    }
+                const block_t blk = {args,   kern,     pc,      jc,
+                                     ic,     kcur,     mcur,    ncur,
+                                     beta,   last_k,   a_block, pack_a,
+                                     pack_b, m_direct, n_direct};
+                if (narrow) {
+                    for (int64_t ir = 0; ir < mcur; ir += mr)
+                        for (int64_t jr = jr0; jr < ncur; jr += nr)
+                            run_tile(&blk, ir, jr);
+                } else {
+                    for (int64_t jr = jr0; jr < ncur; jr += nr)
+                        for (int64_t ir = 0; ir < mcur; ir += mr)
+                            run_tile(&blk, ir, jr);
                 }
             }
         }

@@ -7,7 +7,9 @@
 
 #include "tessera.h"
 
-/* Micro-kernel contract: on a packed panel `a` (k steps of mr values) and
+/* Micro-kernel contract: on a packed panel `a` (k steps of mr values;
+ * a_ld == 0), or mr full rows of A read in place (row i at a + i * a_ld,
+ * step p at a + p) and
  * a panel `b` of k steps of nr values, step p at b + p * b_stride (nr for a
  * packed panel, the leading dim when B is read in place), computes the
  * mr x nr product and writes
@@ -20,9 +22,10 @@
  * full ones, so a result never depends on where the tile boundaries
  * fall. */
 typedef void (*tsr_gemm_f32_ukr_fn)(int64_t k, float alpha, const float *a,
-                                    const float *b, int64_t b_stride,
-                                    float beta, float *c, int64_t ldc,
-                                    int64_t m, int64_t n, const float *bias_row,
+                                    int64_t a_ld, const float *b,
+                                    int64_t b_stride, float beta, float *c,
+                                    int64_t ldc, int64_t m, int64_t n,
+                                    const float *bias_row,
                                     const float *bias_col);
 
 /* Packs a block of a matrix into panels of `width` lines for the kernels:
@@ -57,16 +60,22 @@ typedef struct {
     tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
 } tsr_gemm_f32_kernel_t;
 
+/* Columns of a B block (in nr panels) up to which the block is "narrow":
+ * A is read in place and the tiles are walked row by row (gemm_f32.c). */
+#define TSR_GEMM_F32_NARROW_MAX_NTILES 8
+
 /* The kernel tsr_gemm_f32 uses on this CPU (per tsr_mayiuse). */
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void);
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
-                                const float *b, int64_t b_stride, float beta,
-                                float *c, int64_t ldc, int64_t m, int64_t n,
-                                const float *bias_row, const float *bias_col);
+                                int64_t a_ld, const float *b, int64_t b_stride,
+                                float beta, float *c, int64_t ldc, int64_t m,
+                                int64_t n, const float *bias_row,
+                                const float *bias_col);
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
-                                  const float *b, int64_t b_stride, float beta,
-                                  float *c, int64_t ldc, int64_t m, int64_t n,
+                                  int64_t a_ld, const float *b,
+                                  int64_t b_stride, float beta, float *c,
+                                  int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
 
 void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
@@ -77,7 +86,7 @@ void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
 /* The portable kernel's fixed tile (small enough for 16 SSE registers). */
 #define TSR_GEMM_F32_REF_MR 4
 #define TSR_GEMM_F32_REF_NR 8
-void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
+void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a, int64_t a_ld,
                           const float *b, int64_t b_stride, float beta,
                           float *c, int64_t ldc, int64_t m, int64_t n,
                           const float *bias_row, const float *bias_col);

@@ -9,27 +9,27 @@
 #define MR 6
 #define NR 16
 
-/* One K step: row i of the tile += a[i] * b[0..15]. */
-#define TSR_UKR_STEP(a, b)                                                     \
+/* One K step: row i of the tile += a[i * rs] * b[0..15]. */
+#define TSR_UKR_STEP(a, rs, b)                                                 \
     do {                                                                       \
         const __m256 b0 = _mm256_loadu_ps(b);                                  \
         const __m256 b1 = _mm256_loadu_ps((b) + 8);                            \
         __m256 av = _mm256_broadcast_ss((a) + 0);                              \
         c00 = _mm256_fmadd_ps(av, b0, c00);                                    \
         c01 = _mm256_fmadd_ps(av, b1, c01);                                    \
-        av = _mm256_broadcast_ss((a) + 1);                                     \
+        av = _mm256_broadcast_ss((a) + 1 * (rs));                              \
         c10 = _mm256_fmadd_ps(av, b0, c10);                                    \
         c11 = _mm256_fmadd_ps(av, b1, c11);                                    \
-        av = _mm256_broadcast_ss((a) + 2);                                     \
+        av = _mm256_broadcast_ss((a) + 2 * (rs));                              \
         c20 = _mm256_fmadd_ps(av, b0, c20);                                    \
         c21 = _mm256_fmadd_ps(av, b1, c21);                                    \
-        av = _mm256_broadcast_ss((a) + 3);                                     \
+        av = _mm256_broadcast_ss((a) + 3 * (rs));                              \
         c30 = _mm256_fmadd_ps(av, b0, c30);                                    \
         c31 = _mm256_fmadd_ps(av, b1, c31);                                    \
-        av = _mm256_broadcast_ss((a) + 4);                                     \
+        av = _mm256_broadcast_ss((a) + 4 * (rs));                              \
         c40 = _mm256_fmadd_ps(av, b0, c40);                                    \
         c41 = _mm256_fmadd_ps(av, b1, c41);                                    \
-        av = _mm256_broadcast_ss((a) + 5);                                     \
+        av = _mm256_broadcast_ss((a) + 5 * (rs));                              \
         c50 = _mm256_fmadd_ps(av, b0, c50);                                    \
         c51 = _mm256_fmadd_ps(av, b1, c51);                                    \
     } while (0)
@@ -75,10 +75,12 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
     }
 }
 
-void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
-                                const float *b, int64_t b_stride, float beta,
-                                float *c, int64_t ldc, int64_t m, int64_t n,
-                                const float *bias_row, const float *bias_col) {
+/* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
+ * the packed one keeps constant offsets. */
+static inline __attribute__((always_inline)) void
+ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
+         const float *b, int64_t b_stride, float beta, float *c, int64_t ldc,
+         int64_t m, int64_t n, const float *bias_row, const float *bias_col) {
     __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
     __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
     __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
@@ -96,9 +98,36 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, b);
-        a += MR;
+        TSR_UKR_STEP(a, a_rs, b);
+        a += a_cs;
         b += b_stride;
+    }
+
+    if (m == MR && n == NR && alpha == 1.f && beta == 0.f && !bias_row) {
+        /* The common store (a convolution's or a matmul's first and only K
+         * block): no masks, no C reads, at most a column bias. Same
+         * arithmetic as update_row: 1 * acc [+ bias] is acc [+ bias]. */
+        if (bias_col) {
+            const __m256 b0 = _mm256_loadu_ps(bias_col);
+            const __m256 b1 = _mm256_loadu_ps(bias_col + 8);
+            c00 = _mm256_add_ps(c00, b0), c01 = _mm256_add_ps(c01, b1);
+            c10 = _mm256_add_ps(c10, b0), c11 = _mm256_add_ps(c11, b1);
+            c20 = _mm256_add_ps(c20, b0), c21 = _mm256_add_ps(c21, b1);
+            c30 = _mm256_add_ps(c30, b0), c31 = _mm256_add_ps(c31, b1);
+            c40 = _mm256_add_ps(c40, b0), c41 = _mm256_add_ps(c41, b1);
+            c50 = _mm256_add_ps(c50, b0), c51 = _mm256_add_ps(c51, b1);
+        }
+        _mm256_storeu_ps(c, c00), _mm256_storeu_ps(c + 8, c01);
+        _mm256_storeu_ps(c + ldc, c10), _mm256_storeu_ps(c + ldc + 8, c11);
+        _mm256_storeu_ps(c + 2 * ldc, c20);
+        _mm256_storeu_ps(c + 2 * ldc + 8, c21);
+        _mm256_storeu_ps(c + 3 * ldc, c30);
+        _mm256_storeu_ps(c + 3 * ldc + 8, c31);
+        _mm256_storeu_ps(c + 4 * ldc, c40);
+        _mm256_storeu_ps(c + 4 * ldc + 8, c41);
+        _mm256_storeu_ps(c + 5 * ldc, c50);
+        _mm256_storeu_ps(c + 5 * ldc + 8, c51);
+        return;
     }
 
     tile_store_t t;
@@ -127,4 +156,17 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
         update_row(&t, c + 4 * ldc, 4, c40, c41);
     if (m > 5)
         update_row(&t, c + 5 * ldc, 5, c50, c51);
+}
+
+void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
+                                int64_t a_ld, const float *b, int64_t b_stride,
+                                float beta, float *c, int64_t ldc, int64_t m,
+                                int64_t n, const float *bias_row,
+                                const float *bias_col) {
+    if (a_ld == 0)
+        ukr_body(k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n, bias_row,
+                 bias_col);
+    else
+        ukr_body(k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
 }

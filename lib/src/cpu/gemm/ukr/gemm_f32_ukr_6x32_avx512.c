@@ -8,27 +8,27 @@
 #define MR 6
 #define NR 32
 
-/* One K step: row i of the tile += a[i] * b[0..31]. */
-#define TSR_UKR_STEP(a, b)                                                     \
+/* One K step: row i of the tile += a[i * rs] * b[0..31]. */
+#define TSR_UKR_STEP(a, rs, b)                                                 \
     do {                                                                       \
         const __m512 b0 = _mm512_loadu_ps(b);                                  \
         const __m512 b1 = _mm512_loadu_ps((b) + 16);                           \
-        __m512 av = _mm512_set1_ps((a)[0]);                                    \
+        __m512 av = _mm512_set1_ps((a)[0 * (rs)]);                             \
         c00 = _mm512_fmadd_ps(av, b0, c00);                                    \
         c01 = _mm512_fmadd_ps(av, b1, c01);                                    \
-        av = _mm512_set1_ps((a)[1]);                                           \
+        av = _mm512_set1_ps((a)[1 * (rs)]);                                    \
         c10 = _mm512_fmadd_ps(av, b0, c10);                                    \
         c11 = _mm512_fmadd_ps(av, b1, c11);                                    \
-        av = _mm512_set1_ps((a)[2]);                                           \
+        av = _mm512_set1_ps((a)[2 * (rs)]);                                    \
         c20 = _mm512_fmadd_ps(av, b0, c20);                                    \
         c21 = _mm512_fmadd_ps(av, b1, c21);                                    \
-        av = _mm512_set1_ps((a)[3]);                                           \
+        av = _mm512_set1_ps((a)[3 * (rs)]);                                    \
         c30 = _mm512_fmadd_ps(av, b0, c30);                                    \
         c31 = _mm512_fmadd_ps(av, b1, c31);                                    \
-        av = _mm512_set1_ps((a)[4]);                                           \
+        av = _mm512_set1_ps((a)[4 * (rs)]);                                    \
         c40 = _mm512_fmadd_ps(av, b0, c40);                                    \
         c41 = _mm512_fmadd_ps(av, b1, c41);                                    \
-        av = _mm512_set1_ps((a)[5]);                                           \
+        av = _mm512_set1_ps((a)[5 * (rs)]);                                    \
         c50 = _mm512_fmadd_ps(av, b0, c50);                                    \
         c51 = _mm512_fmadd_ps(av, b1, c51);                                    \
     } while (0)
@@ -71,11 +71,12 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
     _mm512_mask_storeu_ps(c + 16, t->mask1, r1);
 }
 
-void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
-                                  const float *b, int64_t b_stride, float beta,
-                                  float *c, int64_t ldc, int64_t m, int64_t n,
-                                  const float *bias_row,
-                                  const float *bias_col) {
+/* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
+ * the packed one keeps constant offsets. */
+static inline __attribute__((always_inline)) void
+ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
+         const float *b, int64_t b_stride, float beta, float *c, int64_t ldc,
+         int64_t m, int64_t n, const float *bias_row, const float *bias_col) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
     __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();
@@ -93,8 +94,8 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, b);
-        a += MR;
+        TSR_UKR_STEP(a, a_rs, b);
+        a += a_cs;
         b += b_stride;
     }
 
@@ -123,4 +124,18 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
         update_row(&t, c + 4 * ldc, 4, c40, c41);
     if (m > 5)
         update_row(&t, c + 5 * ldc, 5, c50, c51);
+}
+
+void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
+                                  int64_t a_ld, const float *b,
+                                  int64_t b_stride, float beta, float *c,
+                                  int64_t ldc, int64_t m, int64_t n,
+                                  const float *bias_row,
+                                  const float *bias_col) {
+    if (a_ld == 0)
+        ukr_body(k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n, bias_row,
+                 bias_col);
+    else
+        ukr_body(k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
 }

@@ -7,17 +7,18 @@
 #define MR TSR_GEMM_F32_REF_MR
 #define NR TSR_GEMM_F32_REF_NR
 
-void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a,
+void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a, int64_t a_ld,
                           const float *b, int64_t b_stride, float beta,
                           float *c, int64_t ldc, int64_t m, int64_t n,
                           const float *bias_row, const float *bias_col) {
     float acc[MR][NR] = {{0.f}};
+    const int64_t a_rs = a_ld ? a_ld : 1, a_cs = a_ld ? 1 : MR;
     for (int64_t p = 0; p < k; ++p) {
-        const float *ap = a + p * MR;
+        const float *ap = a + p * a_cs;
         const float *bp = b + p * b_stride;
         for (int i = 0; i < MR; ++i)
             for (int j = 0; j < NR; ++j)
-                acc[i][j] += ap[i] * bp[j];
+                acc[i][j] += ap[i * a_rs] * bp[j];
     }
     for (int64_t i = 0; i < m; ++i) {
         float *ci = c + i * ldc;
