@@ -9,29 +9,30 @@
 #define MR 6
 #define NR 16
 
-/* One K step: row i of the tile += a[i * rs] * b[0..15]. */
-#define TSR_UKR_STEP(a, rs, b)                                                 \
+/* Row i of the tile += a[i * rs] * (b0, b1). */
+#define TSR_UKR_ROW(i, acc0, acc1, a, rs)                                      \
+    do {                                                                       \
+        const __m256 av = _mm256_broadcast_ss((a) + (i) * (rs));               \
+        acc0 = _mm256_fmadd_ps(av, b0, acc0);                                  \
+        acc1 = _mm256_fmadd_ps(av, b1, acc1);                                  \
+    } while (0)
+
+/* One K step over the first `rows` rows (a constant where inlined). */
+#define TSR_UKR_STEP(a, rs, b, rows)                                           \
     do {                                                                       \
         const __m256 b0 = _mm256_loadu_ps(b);                                  \
         const __m256 b1 = _mm256_loadu_ps((b) + 8);                            \
-        __m256 av = _mm256_broadcast_ss((a) + 0);                              \
-        c00 = _mm256_fmadd_ps(av, b0, c00);                                    \
-        c01 = _mm256_fmadd_ps(av, b1, c01);                                    \
-        av = _mm256_broadcast_ss((a) + 1 * (rs));                              \
-        c10 = _mm256_fmadd_ps(av, b0, c10);                                    \
-        c11 = _mm256_fmadd_ps(av, b1, c11);                                    \
-        av = _mm256_broadcast_ss((a) + 2 * (rs));                              \
-        c20 = _mm256_fmadd_ps(av, b0, c20);                                    \
-        c21 = _mm256_fmadd_ps(av, b1, c21);                                    \
-        av = _mm256_broadcast_ss((a) + 3 * (rs));                              \
-        c30 = _mm256_fmadd_ps(av, b0, c30);                                    \
-        c31 = _mm256_fmadd_ps(av, b1, c31);                                    \
-        av = _mm256_broadcast_ss((a) + 4 * (rs));                              \
-        c40 = _mm256_fmadd_ps(av, b0, c40);                                    \
-        c41 = _mm256_fmadd_ps(av, b1, c41);                                    \
-        av = _mm256_broadcast_ss((a) + 5 * (rs));                              \
-        c50 = _mm256_fmadd_ps(av, b0, c50);                                    \
-        c51 = _mm256_fmadd_ps(av, b1, c51);                                    \
+        TSR_UKR_ROW(0, c00, c01, a, rs);                                       \
+        if ((rows) > 1)                                                        \
+            TSR_UKR_ROW(1, c10, c11, a, rs);                                   \
+        if ((rows) > 2)                                                        \
+            TSR_UKR_ROW(2, c20, c21, a, rs);                                   \
+        if ((rows) > 3)                                                        \
+            TSR_UKR_ROW(3, c30, c31, a, rs);                                   \
+        if ((rows) > 4)                                                        \
+            TSR_UKR_ROW(4, c40, c41, a, rs);                                   \
+        if ((rows) > 5)                                                        \
+            TSR_UKR_ROW(5, c50, c51, a, rs);                                   \
     } while (0)
 
 /* What every row update of one tile shares. */
@@ -75,12 +76,15 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
     }
 }
 
-/* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
- * the packed one keeps constant offsets. */
+/* A value (i, p) at a[i * a_rs + p * a_cs]; the first `rows` rows are
+ * computed (rows >= m). Inlined with constant strides and rows, so the
+ * packed layout keeps constant offsets and a short tail tile spends no
+ * FMAs on the rows it lacks. */
 static inline __attribute__((always_inline)) void
-ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
-         const float *b, int64_t b_stride, float beta, float *c, int64_t ldc,
-         int64_t m, int64_t n, const float *bias_row, const float *bias_col) {
+ukr_body(int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
+         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
+         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+         const float *bias_col) {
     __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
     __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
     __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
@@ -98,7 +102,7 @@ ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, a_rs, b);
+        TSR_UKR_STEP(a, a_rs, b, rows);
         a += a_cs;
         b += b_stride;
     }
@@ -158,15 +162,35 @@ ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
         update_row(&t, c + 5 * ldc, 5, c50, c51);
 }
 
+/* Packed tail tiles of m < 6 rows (the rows past m are zero padding), out
+ * of line so that the full tile's loop keeps its registers. */
+static __attribute__((noinline)) void
+ukr_packed_tail(int64_t k, float alpha, const float *a, const float *b,
+                int64_t b_stride, float beta, float *c, int64_t ldc, int64_t m,
+                int64_t n, const float *bias_row, const float *bias_col) {
+    if (m > 3)
+        ukr_body(5, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+    else if (m > 1)
+        ukr_body(3, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+    else
+        ukr_body(1, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+}
+
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 int64_t a_ld, const float *b, int64_t b_stride,
                                 float beta, float *c, int64_t ldc, int64_t m,
                                 int64_t n, const float *bias_row,
                                 const float *bias_col) {
-    if (a_ld == 0)
-        ukr_body(k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n, bias_row,
-                 bias_col);
-    else
-        ukr_body(k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+    if (a_ld != 0)
+        ukr_body(MR, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
+    else if (m == MR)
+        ukr_body(MR, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+    else
+        ukr_packed_tail(k, alpha, a, b, b_stride, beta, c, ldc, m, n, bias_row,
+                        bias_col);
 }
