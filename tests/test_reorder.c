@@ -702,11 +702,12 @@ static void test_refusals(void) {
 }
 
 /* Reorders f32 values (small integers, scaled by 1/2 with rounding to
- * nearest even on the way) into s8 weights `to` that carry compensation
- * sums, and checks the values and every sum against sums of the s8 values
- * computed here. */
+ * nearest even on the way, and with `saturate` some that saturate) into s8
+ * weights `to` that carry compensation sums, and checks the values, every
+ * sum, and the pair-narrow word against what is computed here. */
 static void check_compensation(const tsr_memory_desc_t *from,
-                               const tsr_memory_desc_t *to, int mask_dims) {
+                               const tsr_memory_desc_t *to, int mask_dims,
+                               int saturate) {
     tsr_primitive_attr_t attr = NULL;
     tsr_primitive_attr_create(&attr);
     tsr_primitive_attr_set_scales_mask(attr, TSR_ARG_DST, 0);
@@ -740,7 +741,8 @@ static void check_compensation(const tsr_memory_desc_t *from,
     for (tsr_dim_t l = 0; l < n; l++) {
         md_l2pos(from, l, pos);
         /* 300 saturates, odd values round to even. */
-        const float v = l % 97 == 5 ? 300.f : (float)((int)(l % 41) - 20);
+        const float v =
+                saturate && l % 97 == 5 ? 300.f : (float)((int)(l % 41) - 20);
         src[md_off_v(from, pos)] = v;
         const float q = rintf(v / 2.f);
         want[l / (n / count)] += (int32_t)(q > 127.f ? 127.f : q);
@@ -754,7 +756,14 @@ static void check_compensation(const tsr_memory_desc_t *from,
     CHECK(md_extra_offset(to) % 64 == 0 &&
           md_extra_offset(to) >= (size_t)md_nelems_padded(to));
     CHECK(tsr_memory_desc_get_size(to) ==
-          md_extra_offset(to) + (size_t)count * sizeof(int32_t));
+          md_extra_offset(to) + (size_t)(count + 1) * sizeof(int32_t));
+    /* Without saturated values all |q| <= 10: narrow; with them, some 127
+     * sits next to a value beyond 1 in every layout tested. */
+    int narrow = 1;
+    for (size_t j = 0; j + 1 < md_values_size(to); j += 2)
+        narrow &= abs(dst[j]) + abs(dst[j + 1]) <= 128;
+    CHECK(narrow == !saturate);
+    CHECK(md_extra_pairs_narrow(to, dst) == narrow);
     int bad = 0;
     for (tsr_dim_t i = 0; i < count; i++)
         bad += sums[i] != want[i];
@@ -785,19 +794,20 @@ static void test_compensation(void) {
         tsr_memory_desc_t to = tag_md(4, dims, tsr_s8, tags[t]);
         to.extra.flags = tsr_memory_extra_flag_compensation;
         to.extra.compensation_mask = 1;
-        check_compensation(&from, &to, 1);
+        check_compensation(&from, &to, 1, 1);
+        check_compensation(&from, &to, 1, 0);
         /* The same source in the target layout (a copy path). */
         tsr_memory_desc_t same = to;
         same.data_type = tsr_f32;
         memset(&same.extra, 0, sizeof(same.extra));
-        check_compensation(&same, &to, 1);
+        check_compensation(&same, &to, 1, 1);
         CHECK(!tsr_memory_desc_equal(&same, &to));
     }
     const tsr_memory_desc_t gfrom = tag_md(5, gdims, tsr_f32, "goihw");
     tsr_memory_desc_t gto = tag_md(5, gdims, tsr_s8, "hwigo");
     gto.extra.flags = tsr_memory_extra_flag_compensation;
     gto.extra.compensation_mask = 3;
-    check_compensation(&gfrom, &gto, 2);
+    check_compensation(&gfrom, &gto, 2, 1);
 
     tsr_memory_desc_t bad[3];
     bad[0] = tag_md(4, dims, tsr_f32, "oihw"); /* not s8 */

@@ -106,7 +106,9 @@ typedef enum {
      * order, stored from the first 64-byte boundary after the values. An
      * int8 convolution takes its compensation terms from them: -128 * sum
      * for an s8 source it shifts by +128, -zp * sum for a source zero point
-     * zp. Only for s8 memories. */
+     * zp. Only for s8 memories. One more s32 word follows the sums, for
+     * the library's own use (a property of the values its kernels check
+     * once here rather than at every execution). */
     tsr_memory_extra_flag_compensation = 1u,
 } tsr_memory_extra_flags_t;
 

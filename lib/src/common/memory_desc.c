@@ -236,10 +236,10 @@ tsr_dim_t md_nelems_padded(const tsr_memory_desc_t *md) {
 size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md) {
     if (!md)
         return 0;
-    const tsr_dim_t comp = md_extra_comp_count(md);
-    if (comp == 0 || md_nelems_padded(md) == 0)
+    const size_t extra = md_extra_size(md);
+    if (extra == 0 || md_nelems_padded(md) == 0)
         return md_values_size(md);
-    return md_extra_offset(md) + (size_t)comp * sizeof(int32_t);
+    return md_extra_offset(md) + extra;
 }
 
 tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md) {

@@ -55,6 +55,13 @@ int md_extra_ok(const tsr_memory_desc_t *md);
 int md_extra_equal(const tsr_memory_desc_t *a, const tsr_memory_desc_t *b);
 /* The compensation sums of a buffer of md; NULL when md has none. */
 const int32_t *md_extra_comp(const tsr_memory_desc_t *md, const void *data);
+/* Bytes of extra data after md_extra_offset (0: none). */
+size_t md_extra_size(const tsr_memory_desc_t *md);
+/* 1 when the extra data of a buffer of md says its s8 values are "pair
+ * narrow": every pair at bytes (2j, 2j + 1), padding included, has
+ * |a| + |b| <= 128 (the precondition of the AVX2 int8 quad kernel on
+ * weights packed in K quads); 0 otherwise or without extra data. */
+int md_extra_pairs_narrow(const tsr_memory_desc_t *md, const void *data);
 /* Writes the extra data of `data` from its values. */
 void md_extra_compute(const tsr_memory_desc_t *md, void *data);
 

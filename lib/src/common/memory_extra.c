@@ -1,7 +1,10 @@
 /* The extra data of a memory descriptor (tessera.h,
  * tsr_memory_extra_desc_t): where it sits in the buffer, which extras are
- * valid, and the compensation sums a reorder writes after the values. */
+ * valid, and what a reorder writes after the values: the compensation
+ * sums, then one s32 word saying whether the values are "pair narrow". */
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "common/memory_desc.h"
 #include "common/utils.h"
@@ -53,6 +56,36 @@ const int32_t *md_extra_comp(const tsr_memory_desc_t *md, const void *data) {
     return (const int32_t *)((const char *)data + md_extra_offset(md));
 }
 
+size_t md_extra_size(const tsr_memory_desc_t *md) {
+    const tsr_dim_t count = md_extra_comp_count(md);
+    return count ? (size_t)(count + 1) * sizeof(int32_t) : 0;
+}
+
+/* The word after the sums. */
+static int32_t *pairs_narrow_word(const tsr_memory_desc_t *md, void *data) {
+    return (int32_t *)((char *)data + md_extra_offset(md)) +
+           md_extra_comp_count(md);
+}
+
+int md_extra_pairs_narrow(const tsr_memory_desc_t *md, const void *data) {
+    if (!md_extra_comp_count(md) || !data)
+        return 0;
+    return *pairs_narrow_word(md, (void *)data) == 1;
+}
+
+/* 1 when every pair of s8 values at bytes (2j, 2j + 1) of the values,
+ * padding included, has |a| + |b| <= 128. */
+static int32_t scan_pairs_narrow(const int8_t *v, size_t bytes) {
+    const ptrdiff_t pairs = (ptrdiff_t)(bytes / 2);
+    int wide = 0;
+#pragma omp parallel for schedule(static)                                      \
+        reduction(|                                                            \
+                  : wide) if (pairs >= 65536)
+    for (ptrdiff_t j = 0; j < pairs; ++j)
+        wide |= abs(v[2 * j]) + abs(v[2 * j + 1]) > 128;
+    return !wide;
+}
+
 void md_extra_compute(const tsr_memory_desc_t *md, void *data) {
     const tsr_dim_t count = md_extra_comp_count(md);
     if (!count || !data)
@@ -77,4 +110,6 @@ void md_extra_compute(const tsr_memory_desc_t *md, void *data) {
         }
         sums[i] = (int32_t)s;
     }
+    *pairs_narrow_word(md, data) =
+            scan_pairs_narrow(values, md_values_size(md));
 }

@@ -453,11 +453,24 @@ static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
         e->pad_rows = pad_rows;
 }
 
+/* 1 when the GEMM's kernel takes these weights panels. Weights with extra
+ * data say so themselves (the reorder that wrote them checked, see
+ * memory_extra.c); others are checked here, at every execution. */
+static int panels_fit(const tsr_memory_desc_t *wei_md, const void *wei,
+                      const int8_t *packed, int64_t bytes) {
+    if (!tsr_gemm_s8_prepacked_needs_narrow())
+        return 1;
+    if (md_extra_size(wei_md))
+        return md_extra_pairs_narrow(wei_md, wei);
+    return tsr_gemm_s8_prepacked_fits(packed, bytes);
+}
+
 /* Where this execution reads the weights: prepacked weights in place when
  * the GEMM's kernel takes them and nothing needs single weights (the
  * padding add-back, zero points per channel or without stored sums);
  * else their plain copy, made in the scratchpad. */
-static void settle_weights(const s8_conf_t *sc, char *unpacked, exec_t *e) {
+static void settle_weights(const s8_conf_t *sc, const tsr_memory_desc_t *wei_md,
+                           char *unpacked, exec_t *e) {
     const gemm_conv_conf_t *cf = &sc->cf;
     e->wei_in_place = 0;
     if (!cf->wei_panels)
@@ -467,7 +480,7 @@ static void settle_weights(const s8_conf_t *sc, char *unpacked, exec_t *e) {
             sc->with_src_zp && (e->z.per_ic || !e->wei_sums ||
                                 (!e->z.padded_with_zp && !sc->cf.direct));
     if (!needs_single && tsr_gemm_s8_prepacked_nr() == cf->panel_nr &&
-        tsr_gemm_s8_prepacked_fits(packed, cf->panel_bytes)) {
+        panels_fit(wei_md, e->wei, packed, cf->panel_bytes)) {
         e->wei = packed;
         e->wei_in_place = 1;
         return;
@@ -493,7 +506,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     if (sc->wei_sums)
         e.wei_sums = md_extra_comp(&pd->md[TSR_MD_WEIGHTS], e.wei);
     setup_src_zp(sc, ctx, scratch, &e);
-    settle_weights(sc, scratch + sc->shared_bytes, &e);
+    settle_weights(sc, &pd->md[TSR_MD_WEIGHTS], scratch + sc->shared_bytes, &e);
     if (sc->with_src_zp) {
         int32_t *col_offset = (int32_t *)scratch;
         compute_col_offset(sc, e.wei, e.wei_sums, &e.z, col_offset);

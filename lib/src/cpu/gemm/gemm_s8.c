@@ -82,6 +82,11 @@ int tsr_gemm_s8_prepacked_fits(const int8_t *B, int64_t bytes) {
     return !kern->b_fits || kern->b_fits(B, bytes);
 }
 
+int tsr_gemm_s8_prepacked_needs_narrow(void) {
+    /* The quad kernel's b_fits is the pair-narrow check. */
+    return tsr_gemm_s8_select_kernel()->b_fits != NULL;
+}
+
 const char *tsr_gemm_s8_kernel_name(void) {
     return tsr_gemm_s8_select_kernel()->name;
 }

@@ -132,6 +132,12 @@ int tsr_gemm_s8_prepacked_nr(void);
  * its own needs narrow B (see gemm_s8_ukr_6x16_u8s8_avx2.c). */
 int tsr_gemm_s8_prepacked_fits(const int8_t *B, int64_t bytes);
 
+/* 1 when the current kernel takes prepacked B whose values are "pair
+ * narrow" (every pair at bytes (2j, 2j + 1) has |b0| + |b1| <= 128) and
+ * only those; 0 when it takes any. With it, a caller that knows the
+ * property (md_extra_pairs_narrow) need not scan the panels. */
+int tsr_gemm_s8_prepacked_needs_narrow(void);
+
 /* Name of the micro-kernel tsr_gemm_s8 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */
 const char *tsr_gemm_s8_kernel_name(void);
