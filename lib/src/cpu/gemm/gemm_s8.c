@@ -44,6 +44,7 @@ static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
                                                 512,
                                                 256,
                                                 tsr_gemm_s8_ukr_6x16_avx2,
+                                                NULL,
                                                 tsr_gemm_s8_pack_avx2,
                                                 tsr_gemm_s8_small_m_avx2,
                                                 NULL,
@@ -52,13 +53,15 @@ static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
 static const tsr_gemm_s8_kernel_t kernels[] = {
         {"avx512_core_vnni:6x32", tsr_cpu_isa_avx512_core_vnni,
          tsr_gemm_s8_layout_u8s8_quads, 6, 32, 96, 1024, 256,
-         tsr_gemm_s8_ukr_6x32_avx512_vnni, tsr_gemm_s8_pack, NULL, NULL, NULL},
+         tsr_gemm_s8_ukr_6x32_avx512_vnni, NULL, tsr_gemm_s8_pack, NULL, NULL,
+         NULL},
         {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_u8s8_quads, 6, 16,
-         96, 512, 256, tsr_gemm_s8_ukr_6x16_u8s8_avx2, tsr_gemm_s8_pack_avx2,
-         NULL, tsr_gemm_s8_b_narrow_avx2, &avx2_pairs},
+         96, 512, 256, tsr_gemm_s8_ukr_6x16_u8s8_avx2,
+         tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2, tsr_gemm_s8_pack_avx2, NULL,
+         tsr_gemm_s8_b_narrow_avx2, &avx2_pairs},
         {"generic:4x8", tsr_cpu_isa_generic, tsr_gemm_s8_layout_u8s8_quads,
          TSR_GEMM_S8_REF_MR, TSR_GEMM_S8_REF_NR, 64, 512, 256,
-         tsr_gemm_s8_ukr_ref, tsr_gemm_s8_pack, NULL, NULL, NULL},
+         tsr_gemm_s8_ukr_ref, NULL, tsr_gemm_s8_pack, NULL, NULL, NULL},
 };
 
 /* A packed B block (all of K) is kept within this many bytes: nc shrinks
@@ -282,8 +285,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         const char *pa = pack_a + ir * kgroups * g * esz;
-                        kb->ukr(kgroups, pa, pb, pc > 0, col,
-                                tile + ir * ld + jr, ld, m, n);
+                        const tsr_gemm_s8_ukr_fn ukr =
+                                m < mr && kb->ukr_tail ? kb->ukr_tail : kb->ukr;
+                        ukr(kgroups, pa, pb, pc > 0, col, tile + ir * ld + jr,
+                            ld, m, n);
                     }
                 }
             }

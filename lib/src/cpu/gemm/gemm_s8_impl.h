@@ -76,6 +76,7 @@ typedef struct tsr_gemm_s8_kernel {
     int mr, nr;
     int64_t mc, kc, nc;
     tsr_gemm_s8_ukr_fn ukr;
+    tsr_gemm_s8_ukr_fn ukr_tail; /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
@@ -116,6 +117,10 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a,
                                     const void *b, int accumulate,
                                     const int32_t *init, int32_t *c,
                                     int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a,
+                                         const void *b, int accumulate,
+                                         const int32_t *init, int32_t *c,
+                                         int64_t ldc, int64_t m, int64_t n);
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *packed_b, int64_t bytes);
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,

@@ -41,56 +41,88 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
     return _mm256_add_epi32(acc, pairs);
 }
 
-/* One K quad: row i of the tile += a quad i . b quads of columns 0..15. */
-#define TSR_UKR_STEP(a, b)                                                     \
+/* One K quad over the first `rows` rows (a literal at every use): row i
+ * of the tile += a quad i . b quads of columns 0..15. */
+#define TSR_UKR_STEP(a, b, rows)                                               \
     do {                                                                       \
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)(b));           \
         const __m256i b1 = _mm256_loadu_si256((const __m256i *)((b) + 32));    \
         __m256i av = broadcast_quad(a, 0);                                     \
         c00 = dot_quads(c00, av, b0, ones);                                    \
         c01 = dot_quads(c01, av, b1, ones);                                    \
-        av = broadcast_quad(a, 1);                                             \
-        c10 = dot_quads(c10, av, b0, ones);                                    \
-        c11 = dot_quads(c11, av, b1, ones);                                    \
-        av = broadcast_quad(a, 2);                                             \
-        c20 = dot_quads(c20, av, b0, ones);                                    \
-        c21 = dot_quads(c21, av, b1, ones);                                    \
-        av = broadcast_quad(a, 3);                                             \
-        c30 = dot_quads(c30, av, b0, ones);                                    \
-        c31 = dot_quads(c31, av, b1, ones);                                    \
-        av = broadcast_quad(a, 4);                                             \
-        c40 = dot_quads(c40, av, b0, ones);                                    \
-        c41 = dot_quads(c41, av, b1, ones);                                    \
-        av = broadcast_quad(a, 5);                                             \
-        c50 = dot_quads(c50, av, b0, ones);                                    \
-        c51 = dot_quads(c51, av, b1, ones);                                    \
+        if ((rows) > 1) {                                                      \
+            av = broadcast_quad(a, 1);                                         \
+            c10 = dot_quads(c10, av, b0, ones);                                \
+            c11 = dot_quads(c11, av, b1, ones);                                \
+        }                                                                      \
+        if ((rows) > 2) {                                                      \
+            av = broadcast_quad(a, 2);                                         \
+            c20 = dot_quads(c20, av, b0, ones);                                \
+            c21 = dot_quads(c21, av, b1, ones);                                \
+        }                                                                      \
+        if ((rows) > 3) {                                                      \
+            av = broadcast_quad(a, 3);                                         \
+            c30 = dot_quads(c30, av, b0, ones);                                \
+            c31 = dot_quads(c31, av, b1, ones);                                \
+        }                                                                      \
+        if ((rows) > 4) {                                                      \
+            av = broadcast_quad(a, 4);                                         \
+            c40 = dot_quads(c40, av, b0, ones);                                \
+            c41 = dot_quads(c41, av, b1, ones);                                \
+        }                                                                      \
+        if ((rows) > 5) {                                                      \
+            av = broadcast_quad(a, 5);                                         \
+            c50 = dot_quads(c50, av, b0, ones);                                \
+            c51 = dot_quads(c51, av, b1, ones);                                \
+        }                                                                      \
     } while (0)
+
+/* The kernel over its first `rows` rows (>= m; packed rows past m are
+ * zero), expanded with a literal rows into each function below so that the
+ * compiler sees the full tile's loop exactly as written. */
+#define TSR_UKR_BODY(rows)                                                     \
+    const uint8_t *a = a_;                                                     \
+    const int8_t *b = b_;                                                      \
+    static const int16_t ones16[16] __attribute__((aligned(32))) = {           \
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};                   \
+    const __m256i *ones = (const __m256i *)ones16;                             \
+    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();        \
+    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();        \
+    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();        \
+    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();        \
+    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();        \
+    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();        \
+                                                                               \
+    for (int64_t p = 0; p < kgroups; ++p) {                                    \
+        TSR_UKR_STEP(a, b, rows);                                              \
+        a += MR * 4;                                                           \
+        b += NR * 4;                                                           \
+    }                                                                          \
+                                                                               \
+    /* n >= 1 and m >= 1 always; rows past m are skipped. */                   \
+    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,   \
+                    c21, c30, c31, c40, c41, c50, c51);
+
+/* Tail tiles of m < 6 rows: a separate entry (see gemm_s8_impl.h), as a
+ * call from the full tile's function would make it spill accumulators. */
+void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a_,
+                                         const void *b_, int accumulate,
+                                         const int32_t *init, int32_t *c,
+                                         int64_t ldc, int64_t m, int64_t n) {
+    if (m > 3) {
+        TSR_UKR_BODY(5);
+    } else if (m > 1) {
+        TSR_UKR_BODY(3);
+    } else {
+        TSR_UKR_BODY(1);
+    }
+}
 
 void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
                                     const void *b_, int accumulate,
                                     const int32_t *init, int32_t *c,
                                     int64_t ldc, int64_t m, int64_t n) {
-    const uint8_t *a = a_;
-    const int8_t *b = b_;
-    static const int16_t ones16[16] __attribute__((aligned(32))) = {
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    const __m256i *ones = (const __m256i *)ones16;
-    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();
-    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();
-    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();
-    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();
-    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();
-    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();
-
-    for (int64_t p = 0; p < kgroups; ++p) {
-        TSR_UKR_STEP(a, b);
-        a += MR * 4;
-        b += NR * 4;
-    }
-
-    /* n >= 1 and m >= 1 always; rows past m are skipped. */
-    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,
-                    c21, c30, c31, c40, c41, c50, c51);
+    TSR_UKR_BODY(MR);
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
