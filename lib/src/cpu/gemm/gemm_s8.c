@@ -45,6 +45,7 @@ static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
                                                 256,
                                                 tsr_gemm_s8_ukr_6x16_avx2,
                                                 NULL,
+                                                NULL,
                                                 tsr_gemm_s8_pack_avx2,
                                                 tsr_gemm_s8_small_m_avx2,
                                                 NULL,
@@ -53,15 +54,16 @@ static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
 static const tsr_gemm_s8_kernel_t kernels[] = {
         {"avx512_core_vnni:6x32", tsr_cpu_isa_avx512_core_vnni,
          tsr_gemm_s8_layout_u8s8_quads, 6, 32, 96, 1024, 256,
-         tsr_gemm_s8_ukr_6x32_avx512_vnni, NULL, tsr_gemm_s8_pack, NULL, NULL,
-         NULL},
+         tsr_gemm_s8_ukr_6x32_avx512_vnni, NULL, NULL, tsr_gemm_s8_pack, NULL,
+         NULL, NULL},
         {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_u8s8_quads, 6, 16,
          96, 512, 256, tsr_gemm_s8_ukr_6x16_u8s8_avx2,
-         tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2, tsr_gemm_s8_pack_avx2, NULL,
+         tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2,
+         tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2, tsr_gemm_s8_pack_avx2, NULL,
          tsr_gemm_s8_b_narrow_avx2, &avx2_pairs},
         {"generic:4x8", tsr_cpu_isa_generic, tsr_gemm_s8_layout_u8s8_quads,
          TSR_GEMM_S8_REF_MR, TSR_GEMM_S8_REF_NR, 64, 512, 256,
-         tsr_gemm_s8_ukr_ref, NULL, tsr_gemm_s8_pack, NULL, NULL, NULL},
+         tsr_gemm_s8_ukr_ref, NULL, NULL, tsr_gemm_s8_pack, NULL, NULL, NULL},
 };
 
 /* A packed B block (all of K) is kept within this many bytes: nc shrinks
@@ -274,9 +276,16 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
             for (int64_t pc = 0; pc < TSR_MAX(K, 1); pc += kc) {
                 const int64_t kcur = TSR_MIN(kc, K - pc);
                 const int64_t kgroups = tsr_div_up(kcur, g);
-                if (kcur > 0)
-                    kb->pack(kb->layout, 1, a_u8, A + (ic * a_sx + pc * a_sp),
-                             a_sx, a_sp, mcur, kcur, mr, pack_a);
+                /* Full tiles of u8 rows read A in place (K quads need
+                 * no shift and lie in each row); the rest is packed. */
+                const int64_t m_direct =
+                        kb->ukr_a_rows && a_u8 && !args->transa && K % 4 == 0
+                                ? mcur / mr * mr
+                                : 0;
+                const char *a_block = A + (ic * a_sx + pc * a_sp);
+                if (kcur > 0 && m_direct < mcur)
+                    kb->pack(kb->layout, 1, a_u8, a_block + m_direct * a_sx,
+                             a_sx, a_sp, mcur - m_direct, kcur, mr, pack_a);
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
                     const char *pb =
@@ -284,11 +293,17 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const int32_t *col = init ? init + jr : NULL;
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
-                        const char *pa = pack_a + ir * kgroups * g * esz;
+                        int32_t *c = tile + ir * ld + jr;
+                        if (ir < m_direct) {
+                            kb->ukr_a_rows(kgroups, a_block + ir * a_sx, a_sx,
+                                           pb, pc > 0, col, c, ld, n);
+                            continue;
+                        }
+                        const char *pa =
+                                pack_a + (ir - m_direct) * kgroups * g * esz;
                         const tsr_gemm_s8_ukr_fn ukr =
                                 m < mr && kb->ukr_tail ? kb->ukr_tail : kb->ukr;
-                        ukr(kgroups, pa, pb, pc > 0, col, tile + ir * ld + jr,
-                            ld, m, n);
+                        ukr(kgroups, pa, pb, pc > 0, col, c, ld, m, n);
                     }
                 }
             }

@@ -34,6 +34,14 @@ typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
                                    const int32_t *init, int32_t *c, int64_t ldc,
                                    int64_t m, int64_t n);
 
+/* The same on a full tile (m == mr) whose A is read in place: u8 rows of
+ * at least 4 * kgroups values, row i at a + i * lda (no packing, no
+ * shift: the u8 x s8 quad layout with a u8 source). */
+typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
+                                          int64_t lda, const void *b,
+                                          int accumulate, const int32_t *init,
+                                          int32_t *c, int64_t ldc, int64_t n);
+
 /* Packs a block into panels of `width` lines in `layout`: element (x, p),
  * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
  * `lines` or `depth` are zero (B's zero K padding cancels whatever A
@@ -76,7 +84,8 @@ typedef struct tsr_gemm_s8_kernel {
     int mr, nr;
     int64_t mc, kc, nc;
     tsr_gemm_s8_ukr_fn ukr;
-    tsr_gemm_s8_ukr_fn ukr_tail; /* tiles of m < mr rows; NULL: ukr */
+    tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
+    tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
@@ -121,6 +130,10 @@ void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a,
                                          const void *b, int accumulate,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a,
+                                           int64_t lda, const void *b,
+                                           int accumulate, const int32_t *init,
+                                           int32_t *c, int64_t ldc, int64_t n);
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *packed_b, int64_t bytes);
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,

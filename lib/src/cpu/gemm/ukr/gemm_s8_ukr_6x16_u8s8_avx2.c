@@ -23,10 +23,11 @@
 #define MR 6
 #define NR 16
 
-/* The 32-bit word holding the K quad of row `i` of a packed A group. */
-static inline __m256i broadcast_quad(const uint8_t *a, int i) {
+/* The 32-bit word holding the K quad of row `i` of A, rows `rs` bytes
+ * apart (4 in a packed group). */
+static inline __m256i broadcast_quad(const uint8_t *a, int i, int64_t rs) {
     int32_t v;
-    memcpy(&v, a + 4 * i, sizeof(v));
+    memcpy(&v, a + rs * i, sizeof(v));
     return _mm256_set1_epi32(v);
 }
 
@@ -43,44 +44,45 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
 
 /* One K quad over the first `rows` rows (a literal at every use): row i
  * of the tile += a quad i . b quads of columns 0..15. */
-#define TSR_UKR_STEP(a, b, rows)                                               \
+#define TSR_UKR_STEP(a, rs, b, rows)                                           \
     do {                                                                       \
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)(b));           \
         const __m256i b1 = _mm256_loadu_si256((const __m256i *)((b) + 32));    \
-        __m256i av = broadcast_quad(a, 0);                                     \
+        __m256i av = broadcast_quad(a, 0, rs);                                 \
         c00 = dot_quads(c00, av, b0, ones);                                    \
         c01 = dot_quads(c01, av, b1, ones);                                    \
         if ((rows) > 1) {                                                      \
-            av = broadcast_quad(a, 1);                                         \
+            av = broadcast_quad(a, 1, rs);                                     \
             c10 = dot_quads(c10, av, b0, ones);                                \
             c11 = dot_quads(c11, av, b1, ones);                                \
         }                                                                      \
         if ((rows) > 2) {                                                      \
-            av = broadcast_quad(a, 2);                                         \
+            av = broadcast_quad(a, 2, rs);                                     \
             c20 = dot_quads(c20, av, b0, ones);                                \
             c21 = dot_quads(c21, av, b1, ones);                                \
         }                                                                      \
         if ((rows) > 3) {                                                      \
-            av = broadcast_quad(a, 3);                                         \
+            av = broadcast_quad(a, 3, rs);                                     \
             c30 = dot_quads(c30, av, b0, ones);                                \
             c31 = dot_quads(c31, av, b1, ones);                                \
         }                                                                      \
         if ((rows) > 4) {                                                      \
-            av = broadcast_quad(a, 4);                                         \
+            av = broadcast_quad(a, 4, rs);                                     \
             c40 = dot_quads(c40, av, b0, ones);                                \
             c41 = dot_quads(c41, av, b1, ones);                                \
         }                                                                      \
         if ((rows) > 5) {                                                      \
-            av = broadcast_quad(a, 5);                                         \
+            av = broadcast_quad(a, 5, rs);                                     \
             c50 = dot_quads(c50, av, b0, ones);                                \
             c51 = dot_quads(c51, av, b1, ones);                                \
         }                                                                      \
     } while (0)
 
 /* The kernel over its first `rows` rows (>= m; packed rows past m are
- * zero), expanded with a literal rows into each function below so that the
- * compiler sees the full tile's loop exactly as written. */
-#define TSR_UKR_BODY(rows)                                                     \
+ * zero), row i of A at a + i * rs, K quad q at a + q * qs; expanded with
+ * literal rows (and strides where known) into each function below so that
+ * the compiler sees each loop exactly as written. */
+#define TSR_UKR_BODY(rows, rs, qs)                                             \
     const uint8_t *a = a_;                                                     \
     const int8_t *b = b_;                                                      \
     static const int16_t ones16[16] __attribute__((aligned(32))) = {           \
@@ -94,8 +96,8 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
     __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();        \
                                                                                \
     for (int64_t p = 0; p < kgroups; ++p) {                                    \
-        TSR_UKR_STEP(a, b, rows);                                              \
-        a += MR * 4;                                                           \
+        TSR_UKR_STEP(a, rs, b, rows);                                          \
+        a += (qs);                                                             \
         b += NR * 4;                                                           \
     }                                                                          \
                                                                                \
@@ -110,11 +112,11 @@ void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n) {
     if (m > 3) {
-        TSR_UKR_BODY(5);
+        TSR_UKR_BODY(5, 4, MR * 4);
     } else if (m > 1) {
-        TSR_UKR_BODY(3);
+        TSR_UKR_BODY(3, 4, MR * 4);
     } else {
-        TSR_UKR_BODY(1);
+        TSR_UKR_BODY(1, 4, MR * 4);
     }
 }
 
@@ -122,7 +124,69 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
                                     const void *b_, int accumulate,
                                     const int32_t *init, int32_t *c,
                                     int64_t ldc, int64_t m, int64_t n) {
-    TSR_UKR_BODY(MR);
+    TSR_UKR_BODY(MR, 4, MR * 4);
+}
+
+/* Three rows of one K step with A in place: row r (r < 3) at
+ * rows_a + r * lda adds its quad's products with (b0, b1) to (xr0, xr1). */
+#define TSR_A_ROWS_STEP3(rows_a, x00, x01, x10, x11, x20, x21)                 \
+    __asm__("vpbroadcastd (%[a]), %[av]\n\t"                                   \
+            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r00], %[r00]\n\t"                                  \
+            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r01], %[r01]\n\t"                                  \
+            "vpbroadcastd (%[a],%[lda],1), %[av]\n\t"                          \
+            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r10], %[r10]\n\t"                                  \
+            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r11], %[r11]\n\t"                                  \
+            "vpbroadcastd (%[a],%[lda],2), %[av]\n\t"                          \
+            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r20], %[r20]\n\t"                                  \
+            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
+            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
+            "vpaddd %[t], %[r21], %[r21]"                                      \
+            : [r00] "+x"(x00), [r01] "+x"(x01), [r10] "+x"(x10),               \
+              [r11] "+x"(x11), [r20] "+x"(x20), [r21] "+x"(x21),               \
+              [av] "=&x"(av), [t] "=&x"(t)                                     \
+            : [a] "r"(rows_a), [lda] "r"(lda), [b0] "x"(b0), [b1] "x"(b1),     \
+              [ones] "m"(*(const __m256i *)ones16))
+
+/* The full tile with A read in place. Its K step is written out: with a
+ * row stride in a register GCC hoists the six broadcasts or keeps half the
+ * accumulators in memory; here each row's broadcast feeds its products
+ * straight away and the 12 accumulators, 2 B vectors, the broadcast and
+ * one product use the 16 registers exactly. */
+void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
+                                           int64_t lda, const void *b_,
+                                           int accumulate, const int32_t *init,
+                                           int32_t *c, int64_t ldc, int64_t n) {
+    static const int16_t ones16[16] __attribute__((aligned(32))) = {
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const uint8_t *a = a_;
+    const int8_t *b = b_;
+    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();
+    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();
+    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();
+    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();
+    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();
+    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();
+    for (int64_t p = 0; p < kgroups; ++p) {
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
+        __m256i av, t;
+        TSR_A_ROWS_STEP3(a, c00, c01, c10, c11, c20, c21);
+        TSR_A_ROWS_STEP3(a + 3 * lda, c30, c31, c40, c41, c50, c51);
+        a += 4;
+        b += NR * 4;
+    }
+    store_tile_6x16(accumulate, init, c, ldc, MR, n, c00, c01, c10, c11, c20,
+                    c21, c30, c31, c40, c41, c50, c51);
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
