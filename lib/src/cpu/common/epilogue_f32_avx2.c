@@ -204,30 +204,37 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
  * max(v, 0) stands for that ReLU: it differs from
  * scale * (v > 0 ? v : alpha * v) only in the sign of zero and in giving 0
  * for NaN, neither of which survives the conversion; f32 keeps the exact
- * form. */
+ * form. `groups` (1 or 2, a constant) groups of eight columns per row: two
+ * write a whole 64-byte line of an f32 dst at once, where single groups
+ * would write each line in two passes over the rows, and on rows a
+ * multiple of 1 KiB apart the line would leave L1 in between. */
 static inline __attribute__((always_inline)) void
-common_cols_8(const fused_consts_t *k, const fused_cols_t *c,
-              const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
-              int legacy, int bias, int relu0, __m256 lo, __m256 hi, char *dst,
-              int64_t dst_ld) {
+common_cols(const fused_consts_t *k, const fused_cols_t *c, int groups,
+            const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
+            int legacy, int bias, int relu0, __m256 lo, __m256 hi, char *dst,
+            int64_t dst_ld) {
     const __m256 zero = _mm256_setzero_ps();
     const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
+    const int64_t esize = (int64_t)tsr_data_type_size(dt);
     for (int64_t r = 0; r < m; r++) {
-        __m256 v = scale_bias_8(k, c,
-                                _mm256_cvtepi32_ps(_mm256_loadu_si256(
-                                        (const __m256i *)(acc + r * acc_ld))),
-                                legacy, bias, ss, ws);
-        if (relu0)
-            v = dt == tsr_f32
-                        ? _mm256_blendv_ps(_mm256_mul_ps(zero, v), v,
-                                           _mm256_cmp_ps(v, zero, _CMP_GT_OQ))
-                        : _mm256_max_ps(v, zero);
-        tsr_store_8_f32_as_avx2(dt, v, dst + r * dst_ld, lo, hi,
-                                tsr_round_nearest);
+        for (int g = 0; g < groups; g++) {
+            __m256 v = scale_bias_8(
+                    k, &c[g],
+                    _mm256_cvtepi32_ps(_mm256_loadu_si256(
+                            (const __m256i *)(acc + r * acc_ld + 8 * g))),
+                    legacy, bias, ss, ws);
+            if (relu0)
+                v = dt == tsr_f32 ? _mm256_blendv_ps(
+                                            _mm256_mul_ps(zero, v), v,
+                                            _mm256_cmp_ps(v, zero, _CMP_GT_OQ))
+                                  : _mm256_max_ps(v, zero);
+            tsr_store_8_f32_as_avx2(dt, v, dst + r * dst_ld + 8 * g * esize, lo,
+                                    hi, tsr_round_nearest);
+        }
     }
 }
 
-/* Which common_cols_8 form serves the call: 1 + (legacy, bias, relu0) as
+/* Which common_cols form serves the call: 1 + (legacy, bias, relu0) as
  * bits, or 0 for none. */
 static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
                        tsr_round_mode_t mode) {
@@ -242,50 +249,42 @@ static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
     return 1 + (p->legacy << 2 | p->with_bias << 1 | relu0);
 }
 
-/* common_cols_8 compiled for each form and destination type. */
+/* common_cols compiled for each form, group count and destination
+ * type. */
+#define TSR_COMMON_FORM(groups, legacy, bias, relu0)                           \
+    if (groups_ == (groups) &&                                                 \
+        form - 1 == ((legacy) << 2 | (bias) << 1 | (relu0))) {                 \
+        common_cols(k, c, groups, acc, acc_ld, m, dt_, legacy, bias, relu0,    \
+                    lo, hi, dst, dst_ld);                                      \
+        return;                                                                \
+    }
 #define TSR_COMMON_FORMS(dt_name, dt)                                          \
-    static void common_cols_8_##dt_name(                                       \
-            const fused_consts_t *k, const fused_cols_t *c,                    \
+    static void common_cols_##dt_name(                                         \
+            const fused_consts_t *k, const fused_cols_t *c, int groups_,       \
             const int32_t *acc, int64_t acc_ld, int64_t m, int form,           \
             __m256 lo, __m256 hi, char *dst, int64_t dst_ld) {                 \
-        switch (form - 1) {                                                    \
-        case 0:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 0, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 1:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 0, 1, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 2:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 0, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 3:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 0, 1, 1, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 4:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 0, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 5:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 0, 1, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        case 6:                                                                \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 0, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        default:                                                               \
-            common_cols_8(k, c, acc, acc_ld, m, dt, 1, 1, 1, lo, hi, dst,      \
-                          dst_ld);                                             \
-            break;                                                             \
-        }                                                                      \
+        const tsr_data_type_t dt_ = dt;                                        \
+        TSR_COMMON_FORM(1, 0, 0, 0)                                            \
+        TSR_COMMON_FORM(1, 0, 0, 1)                                            \
+        TSR_COMMON_FORM(1, 0, 1, 0)                                            \
+        TSR_COMMON_FORM(1, 0, 1, 1)                                            \
+        TSR_COMMON_FORM(1, 1, 0, 0)                                            \
+        TSR_COMMON_FORM(1, 1, 0, 1)                                            \
+        TSR_COMMON_FORM(1, 1, 1, 0)                                            \
+        TSR_COMMON_FORM(1, 1, 1, 1)                                            \
+        TSR_COMMON_FORM(2, 0, 0, 0)                                            \
+        TSR_COMMON_FORM(2, 0, 0, 1)                                            \
+        TSR_COMMON_FORM(2, 0, 1, 0)                                            \
+        TSR_COMMON_FORM(2, 0, 1, 1)                                            \
+        TSR_COMMON_FORM(2, 1, 0, 0)                                            \
+        TSR_COMMON_FORM(2, 1, 0, 1)                                            \
+        TSR_COMMON_FORM(2, 1, 1, 0)                                            \
+        TSR_COMMON_FORM(2, 1, 1, 1)                                            \
     }
 TSR_COMMON_FORMS(u8, tsr_u8)
 TSR_COMMON_FORMS(s8, tsr_s8)
 TSR_COMMON_FORMS(f32, tsr_f32)
+#undef TSR_COMMON_FORM
 #undef TSR_COMMON_FORMS
 
 void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
@@ -306,15 +305,19 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
         char *d = (char *)dst + j * esize;
         const int64_t ld = dst_ld * esize;
         if (form) {
+            const int groups = j + 16 <= n ? 2 : 1;
+            const fused_cols_t cs[2] = {c,
+                                        groups == 2 ? fused_cols(f, j + 8) : c};
             if (dt == tsr_u8)
-                common_cols_8_u8(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
-                                 ld);
+                common_cols_u8(&k, cs, groups, acc + j, acc_ld, m, form, lo, hi,
+                               d, ld);
             else if (dt == tsr_s8)
-                common_cols_8_s8(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
-                                 ld);
+                common_cols_s8(&k, cs, groups, acc + j, acc_ld, m, form, lo, hi,
+                               d, ld);
             else
-                common_cols_8_f32(&k, &c, acc + j, acc_ld, m, form, lo, hi, d,
-                                  ld);
+                common_cols_f32(&k, cs, groups, acc + j, acc_ld, m, form, lo,
+                                hi, d, ld);
+            j += 8 * (groups - 1);
             continue;
         }
         switch (dt) {
