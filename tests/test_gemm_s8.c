@@ -323,6 +323,18 @@ static void run_problem(const problem_t *p) {
         check_c(&b, C, b.ldc, "caller's C + epilogue (C)");
         check_c(&b, out, b.ldc, "caller's C + epilogue (tiles)");
     }
+    /* Rows padded to whole K quads (as a convolution's col): the bytes
+     * past K hold whatever the padding of A holds and must not count. */
+    if (!p->transa && b.lda >= (p->K + 3) / 4 * 4 && p->K % 4) {
+        for (int64_t i = 0; i < p->M * b.ldc; ++i)
+            C[i] = C_PAD_SENTINEL;
+        args.a_rows_padded = 1;
+        args.epilogue = NULL;
+        if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+            check_c(&b, C, b.ldc, "rows padded to K quads");
+        args.a_rows_padded = 0;
+        args.epilogue = collect_tile;
+    }
     /* s8 A with B's column sums given, as int8 weights carry them. */
     if (p->a_dt == tsr_s8 && p->N > 0) {
         int32_t *sums = malloc(sizeof(int32_t) * (size_t)p->N);
@@ -538,6 +550,9 @@ static void test_invalid(void) {
     a = good;
     a.team_nthr = 2;
     a.team_ithr = 2;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.a_rows_padded = 1; /* lda 6 < rnd_up(K, 4) */
     CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
     char small[8];
     a = good;

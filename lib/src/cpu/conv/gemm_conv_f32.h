@@ -31,6 +31,10 @@ typedef struct {
     conv_sizes_t sh;
     tsr_dim_t DD, DH, DW; /* dilated steps (1 + dilation) */
     tsr_dim_t SP, KS, K;  /* OD*OH*OW, KD*KH*KW, ICg*KS */
+    /* Elements from one channels-last col row to the next: K, or more
+     * for a GEMM that reads whole K groups of a row (the values past K
+     * are written as zeros). */
+    tsr_dim_t col_ld;
 
     tsr_dim_t src_s[CONV_NDIMS], dst_s[CONV_NDIMS];
     tsr_dim_t src_off0, dst_off0;

@@ -144,7 +144,10 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                 gt->src_ng + (size_t)(sp / cf->SP * s[CONV_N]) * esz;
         const tsr_dim_t ow = pt % cf->sh.OW, oh = (pt / cf->sh.OW) % cf->sh.OH,
                         od = pt / (cf->sh.OW * cf->sh.OH);
-        char *row = col + (size_t)((sp - sp0) * cf->K) * esz;
+        char *row = col + (size_t)((sp - sp0) * cf->col_ld) * esz;
+        if (cf->col_ld > cf->K)
+            memset(row + (size_t)cf->K * esz, 0,
+                   (size_t)(cf->col_ld - cf->K) * esz);
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
             const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;

@@ -146,6 +146,7 @@ void gemm_conv_sizes_init(gemm_conv_conf_t *cf,
     cf->SP = cf->sh.OD * cf->sh.OH * cf->sh.OW;
     cf->KS = cf->sh.KD * cf->sh.KH * cf->sh.KW;
     cf->K = cf->sh.ICg * cf->KS;
+    cf->col_ld = cf->K;
 }
 
 /* Logical dst point (n, oc, spatial of sp). */

@@ -286,7 +286,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 /* Full tiles of u8 rows read A in place (K quads need
                  * no shift and lie in each row); the rest is packed. */
                 const int64_t m_direct =
-                        kb->ukr_a_rows && a_u8 && !args->transa && K % 4 == 0
+                        kb->ukr_a_rows && a_u8 && !args->transa &&
+                                        (K % 4 == 0 || args->a_rows_padded)
                                 ? mcur / mr * mr
                                 : 0;
                 const char *a_block = A + (ic * a_sx + pc * a_sp);
@@ -382,6 +383,8 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
     if (a->M == 0 || a->N == 0)
         return 1;
     if (a->C ? a->ldc < a->N : !a->epilogue)
+        return 0;
+    if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;
     if (a->b_prepacked) {
         /* B's layout is the current kernel's: A alone has a stride. */

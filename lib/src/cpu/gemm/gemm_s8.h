@@ -41,6 +41,10 @@ typedef struct {
     tsr_data_type_t a_dt; /* tsr_u8 or tsr_s8 */
     const void *A;        /* uint8_t or int8_t per a_dt */
     int64_t lda;          /* >= K (>= M when transa) */
+    /* 1: every row of an untransposed A has rnd_up(K, 4) readable bytes
+     * (lda >= that), so kernels may read whole K quads of it in place;
+     * the bytes past K are multiplied by zero weights only. */
+    int a_rows_padded;
     const int8_t *B;
     int64_t ldb; /* >= N (>= K when transb) */
 
