@@ -258,33 +258,29 @@ static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
                     lo, hi, dst, dst_ld);                                      \
         return;                                                                \
     }
+#define TSR_COMMON_GROUP_FORMS(groups)                                         \
+    TSR_COMMON_FORM(groups, 0, 0, 0)                                           \
+    TSR_COMMON_FORM(groups, 0, 0, 1)                                           \
+    TSR_COMMON_FORM(groups, 0, 1, 0)                                           \
+    TSR_COMMON_FORM(groups, 0, 1, 1)                                           \
+    TSR_COMMON_FORM(groups, 1, 0, 0)                                           \
+    TSR_COMMON_FORM(groups, 1, 0, 1)                                           \
+    TSR_COMMON_FORM(groups, 1, 1, 0)                                           \
+    TSR_COMMON_FORM(groups, 1, 1, 1)
 #define TSR_COMMON_FORMS(dt_name, dt)                                          \
     static void common_cols_##dt_name(                                         \
             const fused_consts_t *k, const fused_cols_t *c, int groups_,       \
             const int32_t *acc, int64_t acc_ld, int64_t m, int form,           \
             __m256 lo, __m256 hi, char *dst, int64_t dst_ld) {                 \
         const tsr_data_type_t dt_ = dt;                                        \
-        TSR_COMMON_FORM(1, 0, 0, 0)                                            \
-        TSR_COMMON_FORM(1, 0, 0, 1)                                            \
-        TSR_COMMON_FORM(1, 0, 1, 0)                                            \
-        TSR_COMMON_FORM(1, 0, 1, 1)                                            \
-        TSR_COMMON_FORM(1, 1, 0, 0)                                            \
-        TSR_COMMON_FORM(1, 1, 0, 1)                                            \
-        TSR_COMMON_FORM(1, 1, 1, 0)                                            \
-        TSR_COMMON_FORM(1, 1, 1, 1)                                            \
-        TSR_COMMON_FORM(2, 0, 0, 0)                                            \
-        TSR_COMMON_FORM(2, 0, 0, 1)                                            \
-        TSR_COMMON_FORM(2, 0, 1, 0)                                            \
-        TSR_COMMON_FORM(2, 0, 1, 1)                                            \
-        TSR_COMMON_FORM(2, 1, 0, 0)                                            \
-        TSR_COMMON_FORM(2, 1, 0, 1)                                            \
-        TSR_COMMON_FORM(2, 1, 1, 0)                                            \
-        TSR_COMMON_FORM(2, 1, 1, 1)                                            \
+        TSR_COMMON_GROUP_FORMS(1)                                              \
+        TSR_COMMON_GROUP_FORMS(2)                                              \
     }
 TSR_COMMON_FORMS(u8, tsr_u8)
 TSR_COMMON_FORMS(s8, tsr_s8)
 TSR_COMMON_FORMS(f32, tsr_f32)
 #undef TSR_COMMON_FORM
+#undef TSR_COMMON_GROUP_FORMS
 #undef TSR_COMMON_FORMS
 
 void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,

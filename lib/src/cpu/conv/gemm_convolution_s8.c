@@ -71,8 +71,7 @@ static void plan_work(s8_conf_t *sc) {
     gemm_conv_conf_t *cf = &sc->cf;
     /* Col rows padded to whole K quads, so the GEMM reads them in place
      * (tsr_gemm_s8_args_t.a_rows_padded). */
-    if (cf->dst_cl)
-        cf->col_ld = tsr_rnd_up(cf->K, 4);
+    cf->col_ld = tsr_rnd_up(cf->K, 4);
     gemm_conv_plan_items(cf, (size_t)cf->col_ld, COL_CHUNK_BYTES, 1);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
@@ -374,10 +373,9 @@ static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
     a->A = sl->col;
     a->transa = 0;
     a->lda = cf->col_ld;
-    a->a_rows_padded = cf->col_ld >= tsr_rnd_up(cf->K, 4);
+    a->a_rows_padded = !cf->direct; /* col rows: see plan_work */
     if (!cf->direct)
         return;
-    a->a_rows_padded = 0;
     const tsr_dim_t sw = cf->src_s[CONV_W], sc = cf->src_s[CONV_C];
     a->A = e->src + cf->src_off0 + n * cf->src_s[CONV_N] + g * cf->sh.ICg * sc +
            sp0 * sw;

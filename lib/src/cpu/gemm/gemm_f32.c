@@ -98,6 +98,7 @@ typedef struct {
     int last_k;
     const float *a_block; /* A at (ic, pc), for rows read in place */
     const float *pack_a, *pack_b;
+    int64_t b_sp;     /* B's stride along K */
     int64_t m_direct; /* rows [0, m_direct) read A in place */
     int64_t n_direct; /* columns [0, n_direct) read B in place */
 } block_t;
@@ -115,9 +116,8 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
         /* jc + jr is a multiple of nr: its panel. */
         pb = args->B + (b->jc + jr) * args->K + b->pc * nr;
     } else if (jr < b->n_direct) {
-        const int64_t b_sp = args->transb ? 1 : args->ldb;
-        pb = args->B + b->pc * b_sp + b->jc + jr;
-        b_stride = b_sp;
+        pb = args->B + b->pc * b->b_sp + b->jc + jr;
+        b_stride = b->b_sp;
     } else if (b->kcur > 0) {
         pb = b->pack_b + (jr - b->n_direct) * b->kcur;
     }
@@ -206,10 +206,10 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                        n_direct);
                     jr0 = n_direct;
                 }
-                const block_t blk = {args,   kern,     pc,      jc,
-                                     ic,     kcur,     mcur,    ncur,
-                                     beta,   last_k,   a_block, pack_a,
-                                     pack_b, m_direct, n_direct};
+                const block_t blk = {args,   kern,   pc,       jc,
+                                     ic,     kcur,   mcur,     ncur,
+                                     beta,   last_k, a_block,  pack_a,
+                                     pack_b, b_sp,   m_direct, n_direct};
                 if (narrow) {
                     for (int64_t ir = 0; ir < mcur; ir += mr)
                         for (int64_t jr = jr0; jr < ncur; jr += nr)

@@ -273,6 +273,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             args->a_dt == tsr_s8;
+        /* Full tiles of u8 rows read A in place (K quads need no shift and
+         * lie in each row); the rest is packed. */
+        const int a_in_place = kb->ukr_a_rows && a_u8 && !args->transa &&
+                               (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
 
         for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -283,13 +287,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
             for (int64_t pc = 0; pc < TSR_MAX(K, 1); pc += kc) {
                 const int64_t kcur = TSR_MIN(kc, K - pc);
                 const int64_t kgroups = tsr_div_up(kcur, g);
-                /* Full tiles of u8 rows read A in place (K quads need
-                 * no shift and lie in each row); the rest is packed. */
-                const int64_t m_direct =
-                        kb->ukr_a_rows && a_u8 && !args->transa &&
-                                        (K % 4 == 0 || args->a_rows_padded)
-                                ? mcur / mr * mr
-                                : 0;
+                const int64_t m_direct = a_in_place ? mcur / mr * mr : 0;
                 const char *a_block = A + (ic * a_sx + pc * a_sp);
                 if (kcur > 0 && m_direct < mcur)
                     kb->pack(kb->layout, 1, a_u8, a_block + m_direct * a_sx,

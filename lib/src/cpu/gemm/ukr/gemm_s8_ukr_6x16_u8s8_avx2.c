@@ -23,6 +23,10 @@
 #define MR 6
 #define NR 16
 
+/* The ones vpmaddwd adds s16 pairs with. */
+static const int16_t ones16[16] __attribute__((aligned(32))) = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
 /* The 32-bit word holding the K quad of row `i` of A, rows `rs` bytes
  * apart (4 in a packed group). */
 static inline __m256i broadcast_quad(const uint8_t *a, int i, int64_t rs) {
@@ -42,41 +46,43 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
     return _mm256_add_epi32(acc, pairs);
 }
 
+/* Row i of the tile += a quad i . (b0, b1) quads; `av` is the step's
+ * broadcast register. */
+#define TSR_UKR_ROW(i, a, rs, acc0, acc1)                                      \
+    do {                                                                       \
+        av = broadcast_quad(a, i, rs);                                         \
+        acc0 = dot_quads(acc0, av, b0, ones);                                  \
+        acc1 = dot_quads(acc1, av, b1, ones);                                  \
+    } while (0)
+
 /* One K quad over the first `rows` rows (a literal at every use): row i
  * of the tile += a quad i . b quads of columns 0..15. */
 #define TSR_UKR_STEP(a, rs, b, rows)                                           \
     do {                                                                       \
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)(b));           \
         const __m256i b1 = _mm256_loadu_si256((const __m256i *)((b) + 32));    \
-        __m256i av = broadcast_quad(a, 0, rs);                                 \
-        c00 = dot_quads(c00, av, b0, ones);                                    \
-        c01 = dot_quads(c01, av, b1, ones);                                    \
-        if ((rows) > 1) {                                                      \
-            av = broadcast_quad(a, 1, rs);                                     \
-            c10 = dot_quads(c10, av, b0, ones);                                \
-            c11 = dot_quads(c11, av, b1, ones);                                \
-        }                                                                      \
-        if ((rows) > 2) {                                                      \
-            av = broadcast_quad(a, 2, rs);                                     \
-            c20 = dot_quads(c20, av, b0, ones);                                \
-            c21 = dot_quads(c21, av, b1, ones);                                \
-        }                                                                      \
-        if ((rows) > 3) {                                                      \
-            av = broadcast_quad(a, 3, rs);                                     \
-            c30 = dot_quads(c30, av, b0, ones);                                \
-            c31 = dot_quads(c31, av, b1, ones);                                \
-        }                                                                      \
-        if ((rows) > 4) {                                                      \
-            av = broadcast_quad(a, 4, rs);                                     \
-            c40 = dot_quads(c40, av, b0, ones);                                \
-            c41 = dot_quads(c41, av, b1, ones);                                \
-        }                                                                      \
-        if ((rows) > 5) {                                                      \
-            av = broadcast_quad(a, 5, rs);                                     \
-            c50 = dot_quads(c50, av, b0, ones);                                \
-            c51 = dot_quads(c51, av, b1, ones);                                \
-        }                                                                      \
+        __m256i av;                                                            \
+        TSR_UKR_ROW(0, a, rs, c00, c01);                                       \
+        if ((rows) > 1)                                                        \
+            TSR_UKR_ROW(1, a, rs, c10, c11);                                   \
+        if ((rows) > 2)                                                        \
+            TSR_UKR_ROW(2, a, rs, c20, c21);                                   \
+        if ((rows) > 3)                                                        \
+            TSR_UKR_ROW(3, a, rs, c30, c31);                                   \
+        if ((rows) > 4)                                                        \
+            TSR_UKR_ROW(4, a, rs, c40, c41);                                   \
+        if ((rows) > 5)                                                        \
+            TSR_UKR_ROW(5, a, rs, c50, c51);                                   \
     } while (0)
+
+/* The 12 accumulators of a 6 x 16 tile, zero. */
+#define TSR_UKR_ZERO_ACCS                                                      \
+    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();        \
+    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();        \
+    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();        \
+    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();        \
+    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();        \
+    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256()
 
 /* The kernel over its first `rows` rows (>= m; packed rows past m are
  * zero), row i of A at a + i * rs, K quad q at a + q * qs; expanded with
@@ -85,15 +91,8 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
 #define TSR_UKR_BODY(rows, rs, qs)                                             \
     const uint8_t *a = a_;                                                     \
     const int8_t *b = b_;                                                      \
-    static const int16_t ones16[16] __attribute__((aligned(32))) = {           \
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};                   \
     const __m256i *ones = (const __m256i *)ones16;                             \
-    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();        \
-    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();        \
-    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();        \
-    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();        \
-    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();        \
-    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();        \
+    TSR_UKR_ZERO_ACCS;                                                         \
                                                                                \
     for (int64_t p = 0; p < kgroups; ++p) {                                    \
         TSR_UKR_STEP(a, rs, b, rows);                                          \
@@ -127,30 +126,23 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
     TSR_UKR_BODY(MR, 4, MR * 4);
 }
 
+/* The assembly of one row of an in-place K step: the quad at `addr`
+ * times (b0, b1) added to the accumulators named acc0, acc1. */
+#define TSR_A_ROW_ASM(addr, acc0, acc1)                                        \
+    "vpbroadcastd " addr ", %[av]\n\t"                                         \
+    "vpmaddubsw %[b0], %[av], %[t]\n\t"                                        \
+    "vpmaddwd %[ones], %[t], %[t]\n\t"                                         \
+    "vpaddd %[t], %[" acc0 "], %[" acc0 "]\n\t"                                \
+    "vpmaddubsw %[b1], %[av], %[t]\n\t"                                        \
+    "vpmaddwd %[ones], %[t], %[t]\n\t"                                         \
+    "vpaddd %[t], %[" acc1 "], %[" acc1 "]\n\t"
+
 /* Three rows of one K step with A in place: row r (r < 3) at
  * rows_a + r * lda adds its quad's products with (b0, b1) to (xr0, xr1). */
 #define TSR_A_ROWS_STEP3(rows_a, x00, x01, x10, x11, x20, x21)                 \
-    __asm__("vpbroadcastd (%[a]), %[av]\n\t"                                   \
-            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r00], %[r00]\n\t"                                  \
-            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r01], %[r01]\n\t"                                  \
-            "vpbroadcastd (%[a],%[lda],1), %[av]\n\t"                          \
-            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r10], %[r10]\n\t"                                  \
-            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r11], %[r11]\n\t"                                  \
-            "vpbroadcastd (%[a],%[lda],2), %[av]\n\t"                          \
-            "vpmaddubsw %[b0], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r20], %[r20]\n\t"                                  \
-            "vpmaddubsw %[b1], %[av], %[t]\n\t"                                \
-            "vpmaddwd %[ones], %[t], %[t]\n\t"                                 \
-            "vpaddd %[t], %[r21], %[r21]"                                      \
+    __asm__(TSR_A_ROW_ASM("(%[a])", "r00", "r01")                              \
+                    TSR_A_ROW_ASM("(%[a],%[lda],1)", "r10", "r11")             \
+                            TSR_A_ROW_ASM("(%[a],%[lda],2)", "r20", "r21")     \
             : [r00] "+x"(x00), [r01] "+x"(x01), [r10] "+x"(x10),               \
               [r11] "+x"(x11), [r20] "+x"(x20), [r21] "+x"(x21),               \
               [av] "=&x"(av), [t] "=&x"(t)                                     \
@@ -166,16 +158,9 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
                                            int64_t lda, const void *b_,
                                            int accumulate, const int32_t *init,
                                            int32_t *c, int64_t ldc, int64_t n) {
-    static const int16_t ones16[16] __attribute__((aligned(32))) = {
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     const uint8_t *a = a_;
     const int8_t *b = b_;
-    __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();
-    __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();
-    __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();
-    __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();
-    __m256i c40 = _mm256_setzero_si256(), c41 = _mm256_setzero_si256();
-    __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256();
+    TSR_UKR_ZERO_ACCS;
     for (int64_t p = 0; p < kgroups; ++p) {
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
         const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
