@@ -5,6 +5,7 @@
  * channel-stride-1 sources copy whole channel runs. */
 #include <string.h>
 
+#include "common/utils.h"
 #include "cpu/conv/gemm_conv_f32.h"
 
 /* First output index o in [0, n) with 0 <= o * stride + shift, and one
@@ -108,15 +109,14 @@ typedef struct {
 
 /* One kernel row (kd, kh) of a col row for channels-last sources whose
  * kernel points along w are adjacent in memory (kic order, channels dense,
- * no w dilation): the valid points are one contiguous copy. */
+ * no w dilation): the valid points [kb, ke) are one contiguous copy from
+ * the input point `shift` + kb of the row. */
 static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
-                                  tsr_dim_t ow, char *out) {
+                                  tsr_dim_t shift, tsr_dim_t kb, tsr_dim_t ke,
+                                  char *out) {
     const gemm_conv_conf_t *cf = gt->cf;
-    const tsr_dim_t shift = ow * cf->sh.KSW - cf->sh.padL;
     const tsr_dim_t c = cf->sh.ICg;
     const size_t esz = gt->esz;
-    tsr_dim_t kb, ke;
-    valid_range(cf->sh.KW, 1, shift, cf->sh.IW, &kb, &ke);
     fill_pad_points(out, kb, c, gt->pad, esz);
     if (ke > kb)
         copy_bytes(out + (size_t)(kb * c) * esz,
@@ -124,6 +124,33 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
                    (size_t)((ke - kb) * c) * esz);
     fill_pad_points(out + (size_t)(ke * c) * esz, cf->sh.KW - ke, c, gt->pad,
                     esz);
+}
+
+/* Output point coordinates, advanced one point at a time: divisions per
+ * point cost first layers (K = 147, 21-byte rows) a third of their
+ * im2col. */
+typedef struct {
+    tsr_dim_t img, od, oh, ow;
+} point_t;
+
+static point_t point_of(const gemm_conv_conf_t *cf, tsr_dim_t sp) {
+    const tsr_dim_t pt = sp % cf->SP;
+    point_t p = {sp / cf->SP, pt / (cf->sh.OW * cf->sh.OH),
+                 (pt / cf->sh.OW) % cf->sh.OH, pt % cf->sh.OW};
+    return p;
+}
+
+static void next_point(const gemm_conv_conf_t *cf, point_t *p) {
+    if (++p->ow < cf->sh.OW)
+        return;
+    p->ow = 0;
+    if (++p->oh < cf->sh.OH)
+        return;
+    p->oh = 0;
+    if (++p->od < cf->sh.OD)
+        return;
+    p->od = 0;
+    p->img++;
 }
 
 /* Channels-last dst: row (sp - sp0) of col holds the K values of point sp
@@ -138,41 +165,52 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
     const int dense_w = cf->kic && s[CONV_C] == 1 &&
                         (cf->sh.IW == 1 || s[CONV_W] == cf->sh.ICg) &&
                         cf->DW == 1;
-    for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++) {
-        const tsr_dim_t pt = sp % cf->SP;
-        const char *src_n =
-                gt->src_ng + (size_t)(sp / cf->SP * s[CONV_N]) * esz;
-        const tsr_dim_t ow = pt % cf->sh.OW, oh = (pt / cf->sh.OW) % cf->sh.OH,
-                        od = pt / (cf->sh.OW * cf->sh.OH);
+    const size_t kw_bytes = (size_t)(cf->sh.KW * cf->sh.ICg) * esz;
+    point_t p = point_of(cf, sp_begin);
+    for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++, next_point(cf, &p)) {
+        const char *src_n = gt->src_ng + (size_t)(p.img * s[CONV_N]) * esz;
         char *row = col + (size_t)((sp - sp0) * cf->col_ld) * esz;
         if (cf->col_ld > cf->K)
             memset(row + (size_t)cf->K * esz, 0,
                    (size_t)(cf->col_ld - cf->K) * esz);
+        /* Dense w: the kw taps inside the input, [kb, ke), are the same
+         * for every kernel row. */
+        const tsr_dim_t shift = p.ow * cf->sh.KSW - cf->sh.padL;
+        const tsr_dim_t kb = TSR_MIN(TSR_MAX(-shift, 0), cf->sh.KW);
+        const tsr_dim_t ke = TSR_MAX(TSR_MIN(cf->sh.IW - shift, cf->sh.KW), kb);
+        const int all_kw = kb == 0 && ke == cf->sh.KW;
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
-            const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
+            const tsr_dim_t id = p.od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
             for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++) {
                 const tsr_dim_t ih =
-                        oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
+                        p.oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
                 const int row_inside =
                         id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH;
                 if (dense_w) {
                     char *out = row + (size_t)(kidx * cf->sh.ICg) * esz;
-                    if (row_inside)
-                        copy_kernel_row_dense(gt,
-                                              src_n + (size_t)(id * s[CONV_D] +
-                                                               ih * s[CONV_H]) *
-                                                              esz,
-                                              ow, out);
-                    else
+                    if (!row_inside) {
                         fill_pad_points(out, cf->sh.KW, cf->sh.ICg, gt->pad,
                                         esz);
+                    } else {
+                        const char *in_row =
+                                src_n +
+                                (size_t)(id * s[CONV_D] + ih * s[CONV_H]) * esz;
+                        if (all_kw)
+                            copy_bytes(out,
+                                       in_row + (size_t)(shift * cf->sh.ICg) *
+                                                        esz,
+                                       kw_bytes);
+                        else
+                            copy_kernel_row_dense(gt, in_row, shift, kb, ke,
+                                                  out);
+                    }
                     kidx += cf->sh.KW;
                     continue;
                 }
                 for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, kidx++) {
                     const tsr_dim_t iw =
-                            ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
+                            p.ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
                     char *out =
                             row + (size_t)gemm_conv_k_index(cf, kidx, 0) * esz;
                     if (!row_inside || iw < 0 || iw >= cf->sh.IW) {
