@@ -32,8 +32,8 @@ static inline void conv_shape_set_plain(conv_shape_t *s, tsr_data_type_t dt) {
     s->wtag = plain[s->wei_ndims];
 }
 
-static tsr_status_t conv_desc_make(const conv_shape_t *s,
-                                   tsr_convolution_desc_t *desc) {
+static inline tsr_status_t conv_desc_make(const conv_shape_t *s,
+                                          tsr_convolution_desc_t *desc) {
     tsr_memory_desc_t src, wei, bia, dst;
     tsr_status_t st;
     st = tsr_memory_desc_init_by_tag(&src, s->ndims, s->src, s->sdt, s->stag);
@@ -57,9 +57,10 @@ static tsr_status_t conv_desc_make(const conv_shape_t *s,
             s->pad_r);
 }
 
-static tsr_status_t conv_pd_make(const conv_shape_t *s,
-                                 tsr_primitive_attr_t attr, tsr_engine_t engine,
-                                 tsr_primitive_desc_t *pd) {
+static inline tsr_status_t conv_pd_make(const conv_shape_t *s,
+                                        tsr_primitive_attr_t attr,
+                                        tsr_engine_t engine,
+                                        tsr_primitive_desc_t *pd) {
     tsr_convolution_desc_t desc;
     tsr_status_t st = conv_desc_make(s, &desc);
     if (st != tsr_success)

@@ -198,6 +198,31 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
     }
 }
 
+/* Eight values of a u8 or s8 common form as int32 in range, bit for bit
+ * tsr_round_clamp_8_avx2 with nearest rounding, in fewer steps. vmaxps
+ * returns its second operand for NaN, so max(v, 0) is the ReLU, the u8
+ * low clamp and the NaN step at once; an s8 value below -128 needs no low
+ * clamp, as the conversion (INT_MIN below the int32 range) and the signed
+ * packs saturate it to -128. */
+static inline __attribute__((always_inline)) __m256i
+common_to_int(__m256 v, int is_u8, int relu0, __m256 hi) {
+    if (is_u8 || relu0)
+        v = _mm256_max_ps(v, _mm256_setzero_ps());
+    else
+        v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+    return _mm256_cvtps_epi32(_mm256_min_ps(v, hi));
+}
+
+/* Sixteen in-range int32 (a: columns 0-7, b: 8-15) as sixteen bytes. */
+static inline __m128i pack_16_bytes(__m256i a, __m256i b, int is_signed) {
+    /* In-lane packs give the column quads in the order 0, 8, 4, 12. */
+    const __m256i words = _mm256_packs_epi32(a, b);
+    const __m256i bytes = is_signed ? _mm256_packs_epi16(words, words)
+                                    : _mm256_packus_epi16(words, words);
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+            bytes, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5)));
+}
+
 /* The common int8-GEMM stores with the plan's branches resolved at
  * compile time: scales and bias, then at most a ReLU with alpha 0 and
  * scale 1, into u8 or s8 (rounding to nearest) or f32. Into u8 and s8,
@@ -207,29 +232,41 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
  * form. `groups` (1 or 2, a constant) groups of eight columns per row: two
  * write a whole 64-byte line of an f32 dst at once, where single groups
  * would write each line in two passes over the rows, and on rows a
- * multiple of 1 KiB apart the line would leave L1 in between. */
+ * multiple of 1 KiB apart the line would leave L1 in between; into bytes
+ * they are packed and stored together. */
 static inline __attribute__((always_inline)) void
 common_cols(const fused_consts_t *k, const fused_cols_t *c, int groups,
             const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
-            int legacy, int bias, int relu0, __m256 lo, __m256 hi, char *dst,
+            int legacy, int bias, int relu0, __m256 hi, char *dst,
             int64_t dst_ld) {
     const __m256 zero = _mm256_setzero_ps();
     const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
-    const int64_t esize = (int64_t)tsr_data_type_size(dt);
     for (int64_t r = 0; r < m; r++) {
-        for (int g = 0; g < groups; g++) {
-            __m256 v = scale_bias_8(
+        __m256 v[2];
+        for (int g = 0; g < groups; g++)
+            v[g] = scale_bias_8(
                     k, &c[g],
                     _mm256_cvtepi32_ps(_mm256_loadu_si256(
                             (const __m256i *)(acc + r * acc_ld + 8 * g))),
                     legacy, bias, ss, ws);
-            if (relu0)
-                v = dt == tsr_f32 ? _mm256_blendv_ps(
-                                            _mm256_mul_ps(zero, v), v,
-                                            _mm256_cmp_ps(v, zero, _CMP_GT_OQ))
-                                  : _mm256_max_ps(v, zero);
-            tsr_store_8_f32_as_avx2(dt, v, dst + r * dst_ld + 8 * g * esize, lo,
-                                    hi, tsr_round_nearest);
+        char *d = dst + r * dst_ld;
+        if (dt == tsr_f32) {
+            for (int g = 0; g < groups; g++) {
+                if (relu0)
+                    v[g] = _mm256_blendv_ps(
+                            _mm256_mul_ps(zero, v[g]), v[g],
+                            _mm256_cmp_ps(v[g], zero, _CMP_GT_OQ));
+                _mm256_storeu_ps((float *)d + 8 * g, v[g]);
+            }
+            continue;
+        }
+        const int is_u8 = dt == tsr_u8;
+        const __m256i i0 = common_to_int(v[0], is_u8, relu0, hi);
+        if (groups == 2) {
+            const __m256i i1 = common_to_int(v[1], is_u8, relu0, hi);
+            _mm_storeu_si128((__m128i *)d, pack_16_bytes(i0, i1, !is_u8));
+        } else {
+            _mm_storel_epi64((__m128i *)d, tsr_pack_8_bytes_avx2(i0, !is_u8));
         }
     }
 }
@@ -255,7 +292,7 @@ static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
     if (groups_ == (groups) &&                                                 \
         form - 1 == ((legacy) << 2 | (bias) << 1 | (relu0))) {                 \
         common_cols(k, c, groups, acc, acc_ld, m, dt_, legacy, bias, relu0,    \
-                    lo, hi, dst, dst_ld);                                      \
+                    hi, dst, dst_ld);                                          \
         return;                                                                \
     }
 #define TSR_COMMON_GROUP_FORMS(groups)                                         \
@@ -271,7 +308,7 @@ static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
     static void common_cols_##dt_name(                                         \
             const fused_consts_t *k, const fused_cols_t *c, int groups_,       \
             const int32_t *acc, int64_t acc_ld, int64_t m, int form,           \
-            __m256 lo, __m256 hi, char *dst, int64_t dst_ld) {                 \
+            __m256 hi, char *dst, int64_t dst_ld) {                            \
         const tsr_data_type_t dt_ = dt;                                        \
         TSR_COMMON_GROUP_FORMS(1)                                              \
         TSR_COMMON_GROUP_FORMS(2)                                              \
@@ -305,14 +342,14 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
             const fused_cols_t cs[2] = {c,
                                         groups == 2 ? fused_cols(f, j + 8) : c};
             if (dt == tsr_u8)
-                common_cols_u8(&k, cs, groups, acc + j, acc_ld, m, form, lo, hi,
-                               d, ld);
+                common_cols_u8(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
+                               ld);
             else if (dt == tsr_s8)
-                common_cols_s8(&k, cs, groups, acc + j, acc_ld, m, form, lo, hi,
-                               d, ld);
+                common_cols_s8(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
+                               ld);
             else
-                common_cols_f32(&k, cs, groups, acc + j, acc_ld, m, form, lo,
-                                hi, d, ld);
+                common_cols_f32(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
+                                ld);
             j += 8 * (groups - 1);
             continue;
         }
