@@ -35,6 +35,9 @@ typedef struct {
      * for a GEMM that reads whole K groups of a row (the values past K
      * are written as zeros). */
     tsr_dim_t col_ld;
+    /* 1: bytes copied from the source into col get their sign bit flipped
+     * (s8 x stored as the u8 x + 128); pad values are written as given. */
+    int col_flip_sign;
 
     tsr_dim_t src_s[CONV_NDIMS], dst_s[CONV_NDIMS];
     tsr_dim_t src_off0, dst_off0;
@@ -82,9 +85,10 @@ static inline tsr_dim_t gemm_conv_k_index(const gemm_conv_conf_t *cf,
  * over K rows for channels-first) of the col of the chunk of `len` spatial
  * points from sp0 of image n (continuing into the next images under
  * batch_rows), group g, laid out for the dst family (see above). Elements are
- * `elem_size` bytes (1, 2 or 4) and copied as they are. Input points outside
- * the source (padding) take pad[ic], ic the channel within the group, or zero
- * when pad is NULL. */
+ * `elem_size` bytes (1, 2 or 4) and copied as they are (bytes with their sign
+ * bit flipped under cf->col_flip_sign). Input points outside the source
+ * (padding) take pad[ic], ic the channel within the group, or zero when pad
+ * is NULL. */
 void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             size_t elem_size, const void *pad, tsr_dim_t n,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,

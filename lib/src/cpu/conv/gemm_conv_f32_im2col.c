@@ -50,6 +50,13 @@ static void copy_elems(char *out, tsr_dim_t out_step, const char *in,
     }
 }
 
+/* out[i * out_step] = in[i * in_step] ^ 0x80 for i < cnt bytes. */
+static void copy_flipped_bytes(char *out, tsr_dim_t out_step, const char *in,
+                               tsr_dim_t in_step, tsr_dim_t cnt) {
+    for (tsr_dim_t i = 0; i < cnt; i++)
+        out[i * out_step] = (char)(in[i * in_step] ^ 0x80);
+}
+
 /* cnt padded elements at out with step out_step: pad[ic0 + i * pad_step],
  * or zeros without pad. */
 static void fill_pad(char *out, tsr_dim_t out_step, const char *pad,
@@ -85,6 +92,30 @@ static inline void copy_bytes(char *out, const char *in, size_t n) {
     }
 }
 
+/* Sixteen bytes with their sign bits flipped (a fixed-size loop the
+ * compiler turns into one vector XOR). */
+static inline void flip_16(char *out, const char *in) {
+    unsigned char t[16];
+    memcpy(t, in, 16);
+    for (int i = 0; i < 16; i++)
+        t[i] ^= 0x80;
+    memcpy(out, t, 16);
+}
+
+/* copy_bytes with the sign bit of every byte flipped: s8 values as the u8
+ * values 128 higher. Sixteen bytes at a time, the last sixteen
+ * overlapping (the source is read again, so bytes written twice agree). */
+static inline void copy_bytes_flip(char *out, const char *in, size_t n) {
+    if (n < 16) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = (char)(in[i] ^ 0x80);
+        return;
+    }
+    for (size_t i = 0; i + 16 <= n; i += 16)
+        flip_16(out + i, in + i);
+    flip_16(out + n - 16, in + n - 16);
+}
+
 /* `npoints` padded kernel points of a dense (kic, channels dense) col
  * row: each is the group's pad row, or zeros. */
 static void fill_pad_points(char *out, tsr_dim_t npoints, tsr_dim_t ICg,
@@ -105,7 +136,18 @@ typedef struct {
     const char *src_ng; /* image n, first channel of group g */
     const char *pad;
     size_t esz;
+    int flip; /* bytes from the source get their sign bit flipped */
 } gather_t;
+
+/* A run of bytes from the source into col, flipped when the gather
+ * says so. */
+static inline void copy_source_bytes(const gather_t *gt, char *out,
+                                     const char *in, size_t n) {
+    if (gt->flip)
+        copy_bytes_flip(out, in, n);
+    else
+        copy_bytes(out, in, n);
+}
 
 /* One kernel row (kd, kh) of a col row for channels-last sources whose
  * kernel points along w are adjacent in memory (kic order, channels dense,
@@ -119,9 +161,9 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
     const size_t esz = gt->esz;
     fill_pad_points(out, kb, c, gt->pad, esz);
     if (ke > kb)
-        copy_bytes(out + (size_t)(kb * c) * esz,
-                   in_row + (size_t)((shift + kb) * c) * esz,
-                   (size_t)((ke - kb) * c) * esz);
+        copy_source_bytes(gt, out + (size_t)(kb * c) * esz,
+                          in_row + (size_t)((shift + kb) * c) * esz,
+                          (size_t)((ke - kb) * c) * esz);
     fill_pad_points(out + (size_t)(ke * c) * esz, cf->sh.KW - ke, c, gt->pad,
                     esz);
 }
@@ -197,10 +239,10 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                                 src_n +
                                 (size_t)(id * s[CONV_D] + ih * s[CONV_H]) * esz;
                         if (all_kw)
-                            copy_bytes(out,
-                                       in_row + (size_t)(shift * cf->sh.ICg) *
-                                                        esz,
-                                       kw_bytes);
+                            copy_source_bytes(
+                                    gt, out,
+                                    in_row + (size_t)(shift * cf->sh.ICg) * esz,
+                                    kw_bytes);
                         else
                             copy_kernel_row_dense(gt, in_row, shift, kb, ke,
                                                   out);
@@ -221,7 +263,12 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                             src_n + (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
                                              iw * s[CONV_W]) *
                                             esz;
-                    copy_elems(out, ic_step, in, s[CONV_C], cf->sh.ICg, esz);
+                    if (gt->flip)
+                        copy_flipped_bytes(out, ic_step, in, s[CONV_C],
+                                           cf->sh.ICg);
+                    else
+                        copy_elems(out, ic_step, in, s[CONV_C], cf->sh.ICg,
+                                   esz);
                 }
             }
         }
@@ -273,8 +320,12 @@ static void im2col_cols(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t len,
                         (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
                                  (vb * cf->sh.KSW + shift_w) * s[CONV_W]) *
                                 esz;
-                copy_elems(out + (size_t)(vb - ow0) * esz, 1, in, in_step,
-                           ve - vb, esz);
+                if (gt->flip)
+                    copy_flipped_bytes(out + (vb - ow0), 1, in, in_step,
+                                       ve - vb);
+                else
+                    copy_elems(out + (size_t)(vb - ow0) * esz, 1, in, in_step,
+                               ve - vb, esz);
             }
             fill_pad(out + (size_t)(ve - ow0) * esz, 1, pad, 0, ow0 + seg - ve,
                      esz);
@@ -305,7 +356,7 @@ void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                                  (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
                                           g * cf->sh.ICg * cf->src_s[CONV_C]) *
                                          elem_size,
-                         pad, elem_size};
+                         pad, elem_size, cf->col_flip_sign && elem_size == 1};
     tsr_dim_t b, e;
     if (cf->dst_cl) {
         split(len, nparts, part, &b, &e);

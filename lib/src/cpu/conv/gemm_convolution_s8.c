@@ -52,6 +52,10 @@ typedef struct {
     gemm_conv_conf_t cf;
     tsr_data_type_t src_dt;
     int with_src_zp, src_zp_per_ic;
+    /* An s8 source gathered into col as u8 (x + 128, cf.col_flip_sign):
+     * the GEMM then reads col in place instead of packing it with the
+     * shift, and the shift joins the source zero point (zp + 128). */
+    int shift_src;
     /* The weights md carries the sums of each (group,) output channel's
      * weights (its extra data): no execution sums the weights. */
     int wei_sums;
@@ -82,7 +86,7 @@ static void plan_work(s8_conf_t *sc) {
                        64);
     cf->thread_bytes = sc->col_bytes + cf->gemm_bytes;
     sc->shared_bytes =
-            sc->with_src_zp
+            sc->with_src_zp || sc->shift_src
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int32_t) * cf->sh.G *
                                                          cf->sh.OCg +
                                                  cf->sh.G * cf->sh.ICg,
@@ -147,6 +151,8 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         return tsr_unimplemented;
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);
+    sc->shift_src = sc->src_dt == tsr_s8 && !cf->direct;
+    cf->col_flip_sign = sc->shift_src;
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
@@ -192,20 +198,31 @@ static wei_view_t wei_view(const gemm_conv_conf_t *cf, const int8_t *wei,
     return v;
 }
 
-/* Runtime source zero points of one execution. */
+/* Runtime source zero points of one execution, and the shift of an s8
+ * source gathered as u8 (0 or 128): col holds x + shift, so the GEMM
+ * subtracts zp + shift through col_offset. */
 typedef struct {
-    const int32_t *zp; /* common (1 value) or per channel (IC values) */
+    const int32_t *zp; /* common (1 value) or per channel (IC values);
+                          NULL: none */
     int per_ic;
-    /* Padding holds zp (col_offset alone is exact); else padding holds 0
-     * and the store adds zp * w of each padded point back. */
+    int32_t shift;
+    /* Padding holds zp + shift (col_offset alone is exact); else padding
+     * holds the source's 0 (shift) and the store adds zp * w of each
+     * padded point back. */
     int padded_with_zp;
 } src_zp_t;
 
 static int32_t zp_of(const src_zp_t *z, tsr_dim_t ic) {
-    return z->zp[z->per_ic ? ic : 0];
+    return z->zp ? z->zp[z->per_ic ? ic : 0] : 0;
 }
 
-/* col_offset[g * OCg + oc] = -sum_k zp(k) * W_g[k][oc], modulo 2^32; from
+/* What col_offset subtracts for channel ic, modulo 2^32. */
+static uint32_t zp_total(const src_zp_t *z, tsr_dim_t ic) {
+    return (uint32_t)zp_of(z, ic) + (uint32_t)z->shift;
+}
+
+/* col_offset[g * OCg + oc] = -sum_k zp_total(k) * W_g[k][oc], modulo 2^32;
+ * from
  * the weights' stored sums (G * OCg, NULL: none) for a common zp. */
 static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
                                const int32_t *wei_sums, const src_zp_t *z,
@@ -218,13 +235,13 @@ static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
         if (!z->per_ic) {
             tsr_gemm_s8_col_sums(cf->wei_oc_rows, cf->K, OCg, v.w, cf->wei_ld,
                                  wei_sums ? wei_sums + g * OCg : NULL,
-                                 (int32_t)(0u - (uint32_t)z->zp[0]), out);
+                                 (int32_t)(0u - zp_total(z, 0)), out);
             continue;
         }
         for (tsr_dim_t oc = 0; oc < OCg; oc++) {
             uint32_t s = 0;
             for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++) {
-                const uint32_t zp = (uint32_t)zp_of(z, g * cf->sh.ICg + ic);
+                const uint32_t zp = zp_total(z, g * cf->sh.ICg + ic);
                 uint32_t wsum = 0;
                 for (tsr_dim_t kidx = 0; kidx < cf->KS; kidx++)
                     wsum += (uint32_t)(int32_t)
@@ -238,18 +255,18 @@ static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
     }
 }
 
-/* Fills the pad row of every input channel with its zero point; 0 when
- * one does not fit the source type. */
+/* Fills the pad row of every input channel with its zero point as col
+ * holds it (zp + shift); 0 when one does not fit col's type. */
 static int fill_pad_rows(const s8_conf_t *sc, const src_zp_t *z,
                          void *pad_rows) {
     const tsr_dim_t IC = sc->cf.sh.G * sc->cf.sh.ICg;
-    const int32_t lo = sc->src_dt == tsr_u8 ? 0 : -128;
-    const int32_t hi = sc->src_dt == tsr_u8 ? 255 : 127;
+    const int col_u8 = sc->src_dt == tsr_u8 || z->shift;
+    const int64_t lo = col_u8 ? 0 : -128, hi = col_u8 ? 255 : 127;
     for (tsr_dim_t ic = 0; ic < IC; ic++) {
-        const int32_t v = zp_of(z, ic);
+        const int64_t v = (int64_t)zp_of(z, ic) + z->shift;
         if (v < lo || v > hi)
             return 0;
-        if (sc->src_dt == tsr_u8)
+        if (col_u8)
             ((uint8_t *)pad_rows)[ic] = (uint8_t)v;
         else
             ((int8_t *)pad_rows)[ic] = (int8_t)v;
@@ -356,7 +373,8 @@ typedef struct {
     void *dst;
     const tsr_epilogue_rt_t *rt;
     src_zp_t z;
-    const int32_t *col_offset; /* G * OCg, NULL without src zero point */
+    const int32_t *col_offset; /* G * OCg, NULL without src zero point or
+                                  shift */
     const int32_t *wei_sums;   /* G * OCg from the weights' extra, or NULL */
     const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
     int wei_in_place;          /* wei: the prepacked weights (group 0) */
@@ -414,7 +432,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.M = len;
     a.N = cf->sh.OCg;
     a.K = cf->K;
-    a.a_dt = sc->src_dt;
+    a.a_dt = sc->shift_src ? tsr_u8 : sc->src_dt;
     set_data_operand(e, sl, n, g, sp0, &a);
     if (e->wei_in_place) {
         a.B = e->wei + g * cf->panel_g_stride;
@@ -445,16 +463,24 @@ static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
     memset(&e->z, 0, sizeof(e->z));
     e->col_offset = NULL;
     e->pad_rows = NULL;
-    if (!sc->with_src_zp)
+    if (!sc->with_src_zp && !sc->shift_src)
         return;
-    e->z.zp = tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC);
-    e->z.per_ic = sc->src_zp_per_ic;
+    if (sc->with_src_zp) {
+        e->z.zp = tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC);
+        e->z.per_ic = sc->src_zp_per_ic;
+    }
+    e->z.shift = sc->shift_src ? 128 : 0;
     uint8_t *pad_rows = (uint8_t *)shared + sizeof(int32_t) *
                                                     (size_t)sc->cf.sh.G *
                                                     (size_t)sc->cf.sh.OCg;
     e->z.padded_with_zp = fill_pad_rows(sc, &e->z, pad_rows);
-    if (e->z.padded_with_zp)
+    if (e->z.padded_with_zp) {
         e->pad_rows = pad_rows;
+    } else if (e->z.shift) {
+        /* The source's 0, shifted. */
+        memset(pad_rows, 128, (size_t)(sc->cf.sh.G * sc->cf.sh.ICg));
+        e->pad_rows = pad_rows;
+    }
 }
 
 /* 1 when the GEMM's kernel takes these weights panels. Weights with extra
@@ -511,7 +537,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
         e.wei_sums = md_extra_comp(&pd->md[TSR_MD_WEIGHTS], e.wei);
     setup_src_zp(sc, ctx, scratch, &e);
     settle_weights(sc, &pd->md[TSR_MD_WEIGHTS], scratch + sc->shared_bytes, &e);
-    if (sc->with_src_zp) {
+    if (sc->with_src_zp || sc->shift_src) {
         int32_t *col_offset = (int32_t *)scratch;
         compute_col_offset(sc, e.wei, e.wei_sums, &e.z, col_offset);
         e.col_offset = col_offset;
