@@ -10,7 +10,9 @@
 # Default: inputs/perf/perf_conv_f32_any, perf_conv_f32_nhwc, perf_conv_dw,
 # perf_ip_f32 and perf_matmul_f32 into compare-out/.
 # Environment: PEAK_GFLOPS=N adds fraction-of-peak columns; BUILD_DIR
-# (default build) is the build folder.
+# (default build) is the build folder; ROUNDS=N (default 1) runs each batch
+# N times and keeps each library's best result per problem, the steadier
+# figure on a noisy machine.
 # Example, quick: ci/compare_onednn.sh out -- --max-ms-per-prb=200
 # Needs oneDNN (Debian: libdnnl-dev).
 set -euo pipefail
@@ -49,6 +51,10 @@ batch_driver() {
     echo "$driver $path"
 }
 
+[[ "${ROUNDS:-1}" =~ ^[1-9][0-9]*$ ]] || {
+    echo "compare_onednn: ROUNDS must be a positive integer" >&2
+    exit 2
+}
 # Check every argument before the (long) build and runs.
 for batch in "${batches[@]}"; do batch_driver "$batch" >/dev/null; done
 
@@ -65,10 +71,13 @@ for batch in "${batches[@]}"; do
     # Exit 1 means a problem did not run on one library (oneDNN 2.6 lacks
     # some types on this CPU): the table shows it without a ratio. Usage
     # errors (2) stop the script.
-    rc=0
-    "./$build/benchdnn" "--$driver" --lib=both --mode=P "$@" --batch="$path" \
-        > "$out/$name.txt" || rc=$?
-    [ "$rc" -le 1 ] || { echo "benchdnn failed ($rc) on $path" >&2; exit "$rc"; }
+    : > "$out/$name.txt"
+    for _ in $(seq "${ROUNDS:-1}"); do
+        rc=0
+        "./$build/benchdnn" "--$driver" --lib=both --mode=P "$@" \
+            --batch="$path" >> "$out/$name.txt" || rc=$?
+        [ "$rc" -le 1 ] || { echo "benchdnn failed ($rc) on $path" >&2; exit "$rc"; }
+    done
     python3 scripts/compare_libs.py "${peak[@]}" "$out/$name.txt" > "$out/$name.md"
     runs+=("$out/$name.txt")
 done

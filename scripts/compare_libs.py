@@ -13,7 +13,11 @@ minimum time), the ratio Tessera/oneDNN (above 1: Tessera is faster), with
 --peak-gflops each library's fraction of that peak; after each run's
 (batch's) problems a row with the geometric mean of its ratios, and with
 several runs a last one over all of them. Problems one library did not run
-are listed without a ratio.
+are listed without a ratio. A problem that appears more than once in a
+RUN.txt (the batch run several times into one file, as
+ci/compare_onednn.sh does with ROUNDS=N) keeps each library's fastest
+result: machines are noisy, and the best of several runs per side is the
+steadier figure.
 """
 import argparse
 import math
@@ -23,6 +27,17 @@ import sys
 import perf_table
 
 ONEDNN_PREFIX = "--lib=onednn "
+
+
+def best_runs(lines):
+    """Like perf_table.parse_perf_lines, but of a problem listed several
+    times keeps the record with the highest GFLOPS at the minimum time."""
+    best = {}
+    for _, r in perf_table.iter_perf_records(lines):
+        kept = best.get(r["prb"])
+        if kept is None or r["min_gflops"] > kept["min_gflops"]:
+            best[r["prb"]] = r
+    return best
 
 
 def split_libs(run):
@@ -135,7 +150,7 @@ def main(argv):
     for path in args.runs:
         try:
             with open(path, encoding="utf-8") as f:
-                run = perf_table.parse_perf_lines(f)
+                run = best_runs(f)
         except (OSError, ValueError) as e:
             print(f"compare_libs.py: {path}: {e}", file=sys.stderr)
             return 1

@@ -160,3 +160,20 @@ def test_main_rejects_a_bad_peak(capsys):
     with pytest.raises(SystemExit) as e:
         compare_libs.main(["compare_libs.py", "--peak-gflops", "0", FIXTURE])
     assert e.value.code == 2
+
+
+def test_repeated_problems_keep_each_librarys_best():
+    # Two rounds of one problem: Tessera is fastest in the second, oneDNN in
+    # the first; each side keeps its own best.
+    rounds = """\
+perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
+perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1,100,1,100
+perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,1.25,80,2,50
+perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,4,25,4,25
+"""
+    run = compare_libs.best_runs(rounds.splitlines())
+    rows = compare_libs.compare_rows(*compare_libs.split_libs(run))
+    assert len(rows) == 1
+    prb, t, o, ratio = rows[0]
+    assert t["min_gflops"] == 80 and o["min_gflops"] == 100
+    assert ratio == pytest.approx(0.8)
