@@ -222,8 +222,7 @@ static uint32_t zp_total(const src_zp_t *z, tsr_dim_t ic) {
 }
 
 /* col_offset[g * OCg + oc] = -sum_k zp_total(k) * W_g[k][oc], modulo 2^32;
- * from
- * the weights' stored sums (G * OCg, NULL: none) for a common zp. */
+ * from the weights' stored sums (G * OCg, NULL: none) for a common zp. */
 static void compute_col_offset(const s8_conf_t *sc, const int8_t *wei,
                                const int32_t *wei_sums, const src_zp_t *z,
                                int32_t *col_offset) {
