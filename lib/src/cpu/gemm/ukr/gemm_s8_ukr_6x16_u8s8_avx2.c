@@ -27,11 +27,10 @@
 static const int16_t ones16[16] __attribute__((aligned(32))) = {
         1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-/* The 32-bit word holding the K quad of row `i` of A, rows `rs` bytes
- * apart (4 in a packed group). */
-static inline __m256i broadcast_quad(const uint8_t *a, int i, int64_t rs) {
+/* The 32-bit word holding the K quad of row `i` of a packed A group. */
+static inline __m256i broadcast_quad(const uint8_t *a, int i) {
     int32_t v;
-    memcpy(&v, a + rs * i, sizeof(v));
+    memcpy(&v, a + 4 * i, sizeof(v));
     return _mm256_set1_epi32(v);
 }
 
@@ -48,31 +47,31 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
 
 /* Row i of the tile += a quad i . (b0, b1) quads; `av` is the step's
  * broadcast register. */
-#define TSR_UKR_ROW(i, a, rs, acc0, acc1)                                      \
+#define TSR_UKR_ROW(i, a, acc0, acc1)                                          \
     do {                                                                       \
-        av = broadcast_quad(a, i, rs);                                         \
+        av = broadcast_quad(a, i);                                             \
         acc0 = dot_quads(acc0, av, b0, ones);                                  \
         acc1 = dot_quads(acc1, av, b1, ones);                                  \
     } while (0)
 
 /* One K quad over the first `rows` rows (a literal at every use): row i
  * of the tile += a quad i . b quads of columns 0..15. */
-#define TSR_UKR_STEP(a, rs, b, rows)                                           \
+#define TSR_UKR_STEP(a, b, rows)                                               \
     do {                                                                       \
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)(b));           \
         const __m256i b1 = _mm256_loadu_si256((const __m256i *)((b) + 32));    \
         __m256i av;                                                            \
-        TSR_UKR_ROW(0, a, rs, c00, c01);                                       \
+        TSR_UKR_ROW(0, a, c00, c01);                                           \
         if ((rows) > 1)                                                        \
-            TSR_UKR_ROW(1, a, rs, c10, c11);                                   \
+            TSR_UKR_ROW(1, a, c10, c11);                                       \
         if ((rows) > 2)                                                        \
-            TSR_UKR_ROW(2, a, rs, c20, c21);                                   \
+            TSR_UKR_ROW(2, a, c20, c21);                                       \
         if ((rows) > 3)                                                        \
-            TSR_UKR_ROW(3, a, rs, c30, c31);                                   \
+            TSR_UKR_ROW(3, a, c30, c31);                                       \
         if ((rows) > 4)                                                        \
-            TSR_UKR_ROW(4, a, rs, c40, c41);                                   \
+            TSR_UKR_ROW(4, a, c40, c41);                                       \
         if ((rows) > 5)                                                        \
-            TSR_UKR_ROW(5, a, rs, c50, c51);                                   \
+            TSR_UKR_ROW(5, a, c50, c51);                                       \
     } while (0)
 
 /* The 12 accumulators of a 6 x 16 tile, zero. */
@@ -85,18 +84,17 @@ static inline __m256i dot_quads(__m256i acc, __m256i a, __m256i b,
     __m256i c50 = _mm256_setzero_si256(), c51 = _mm256_setzero_si256()
 
 /* The kernel over its first `rows` rows (>= m; packed rows past m are
- * zero), row i of A at a + i * rs, K quad q at a + q * qs; expanded with
- * literal rows (and strides where known) into each function below so that
- * the compiler sees each loop exactly as written. */
-#define TSR_UKR_BODY(rows, rs, qs)                                             \
+ * zero) of packed A; expanded with literal rows into each function below
+ * so that the compiler sees each loop exactly as written. */
+#define TSR_UKR_BODY(rows)                                                     \
     const uint8_t *a = a_;                                                     \
     const int8_t *b = b_;                                                      \
     const __m256i *ones = (const __m256i *)ones16;                             \
     TSR_UKR_ZERO_ACCS;                                                         \
                                                                                \
     for (int64_t p = 0; p < kgroups; ++p) {                                    \
-        TSR_UKR_STEP(a, rs, b, rows);                                          \
-        a += (qs);                                                             \
+        TSR_UKR_STEP(a, b, rows);                                              \
+        a += MR * 4;                                                           \
         b += NR * 4;                                                           \
     }                                                                          \
                                                                                \
@@ -111,11 +109,11 @@ void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n) {
     if (m > 3) {
-        TSR_UKR_BODY(5, 4, MR * 4);
+        TSR_UKR_BODY(5);
     } else if (m > 1) {
-        TSR_UKR_BODY(3, 4, MR * 4);
+        TSR_UKR_BODY(3);
     } else {
-        TSR_UKR_BODY(1, 4, MR * 4);
+        TSR_UKR_BODY(1);
     }
 }
 
@@ -123,7 +121,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
                                     const void *b_, int accumulate,
                                     const int32_t *init, int32_t *c,
                                     int64_t ldc, int64_t m, int64_t n) {
-    TSR_UKR_BODY(MR, 4, MR * 4);
+    TSR_UKR_BODY(MR);
 }
 
 /* The assembly of one row of an in-place K step: the quad at `addr`
