@@ -5,7 +5,6 @@
  * channel-stride-1 sources copy whole channel runs. */
 #include <string.h>
 
-#include "common/utils.h"
 #include "cpu/conv/gemm_conv_f32.h"
 
 /* First output index o in [0, n) with 0 <= o * stride + shift, and one
@@ -149,6 +148,17 @@ static inline void copy_source_bytes(const gather_t *gt, char *out,
         copy_bytes(out, in, n);
 }
 
+/* copy_elems from the source into col, flipped when the gather says so
+ * (then the elements are bytes). */
+static void copy_source_elems(const gather_t *gt, char *out, tsr_dim_t out_step,
+                              const char *in, tsr_dim_t in_step,
+                              tsr_dim_t cnt) {
+    if (gt->flip)
+        copy_flipped_bytes(out, out_step, in, in_step, cnt);
+    else
+        copy_elems(out, out_step, in, in_step, cnt, gt->esz);
+}
+
 /* One kernel row (kd, kh) of a col row for channels-last sources whose
  * kernel points along w are adjacent in memory (kic order, channels dense,
  * no w dilation): the valid points [kb, ke) are one contiguous copy from
@@ -218,8 +228,8 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
         /* Dense w: the kw taps inside the input, [kb, ke), are the same
          * for every kernel row. */
         const tsr_dim_t shift = p.ow * cf->sh.KSW - cf->sh.padL;
-        const tsr_dim_t kb = TSR_MIN(TSR_MAX(-shift, 0), cf->sh.KW);
-        const tsr_dim_t ke = TSR_MAX(TSR_MIN(cf->sh.IW - shift, cf->sh.KW), kb);
+        tsr_dim_t kb, ke;
+        valid_range(cf->sh.KW, 1, shift, cf->sh.IW, &kb, &ke);
         const int all_kw = kb == 0 && ke == cf->sh.KW;
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
@@ -263,12 +273,8 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                             src_n + (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
                                              iw * s[CONV_W]) *
                                             esz;
-                    if (gt->flip)
-                        copy_flipped_bytes(out, ic_step, in, s[CONV_C],
-                                           cf->sh.ICg);
-                    else
-                        copy_elems(out, ic_step, in, s[CONV_C], cf->sh.ICg,
-                                   esz);
+                    copy_source_elems(gt, out, ic_step, in, s[CONV_C],
+                                      cf->sh.ICg);
                 }
             }
         }
@@ -320,12 +326,8 @@ static void im2col_cols(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t len,
                         (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
                                  (vb * cf->sh.KSW + shift_w) * s[CONV_W]) *
                                 esz;
-                if (gt->flip)
-                    copy_flipped_bytes(out + (vb - ow0), 1, in, in_step,
-                                       ve - vb);
-                else
-                    copy_elems(out + (size_t)(vb - ow0) * esz, 1, in, in_step,
-                               ve - vb, esz);
+                copy_source_elems(gt, out + (size_t)(vb - ow0) * esz, 1, in,
+                                  in_step, ve - vb);
             }
             fill_pad(out + (size_t)(ve - ow0) * esz, 1, pad, 0, ow0 + seg - ve,
                      esz);
