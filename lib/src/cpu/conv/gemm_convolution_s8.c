@@ -52,10 +52,6 @@ typedef struct {
     gemm_conv_conf_t cf;
     tsr_data_type_t src_dt;
     int with_src_zp, src_zp_per_ic;
-    /* An s8 source gathered into col as u8 (x + 128, cf.col_flip_sign):
-     * the GEMM then reads col in place instead of packing it with the
-     * shift, and the shift joins the source zero point (zp + 128). */
-    int shift_src;
     /* The weights md carries the sums of each (group,) output channel's
      * weights (its extra data): no execution sums the weights. */
     int wei_sums;
@@ -86,7 +82,7 @@ static void plan_work(s8_conf_t *sc) {
                        64);
     cf->thread_bytes = sc->col_bytes + cf->gemm_bytes;
     sc->shared_bytes =
-            sc->with_src_zp || sc->shift_src
+            sc->with_src_zp || sc->cf.col_flip_sign
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int32_t) * cf->sh.G *
                                                          cf->sh.OCg +
                                                  cf->sh.G * cf->sh.ICg,
@@ -151,8 +147,10 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         return tsr_unimplemented;
     cf->src_cl = cf->src_s[CONV_C] == 1;
     cf->direct = gemm_conv_src_direct(cf);
-    sc->shift_src = sc->src_dt == tsr_s8 && !cf->direct;
-    cf->col_flip_sign = sc->shift_src;
+    /* An s8 source gathered into col as u8 (x + 128): the GEMM then reads
+     * col in place instead of packing it with the shift, and the shift
+     * joins the source zero point (zp + 128). */
+    cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct;
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
@@ -431,7 +429,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.M = len;
     a.N = cf->sh.OCg;
     a.K = cf->K;
-    a.a_dt = sc->shift_src ? tsr_u8 : sc->src_dt;
+    a.a_dt = sc->cf.col_flip_sign ? tsr_u8 : sc->src_dt;
     set_data_operand(e, sl, n, g, sp0, &a);
     if (e->wei_in_place) {
         a.B = e->wei + g * cf->panel_g_stride;
@@ -462,13 +460,13 @@ static void setup_src_zp(const s8_conf_t *sc, const tsr_exec_ctx_t *ctx,
     memset(&e->z, 0, sizeof(e->z));
     e->col_offset = NULL;
     e->pad_rows = NULL;
-    if (!sc->with_src_zp && !sc->shift_src)
+    if (!sc->with_src_zp && !sc->cf.col_flip_sign)
         return;
     if (sc->with_src_zp) {
         e->z.zp = tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC);
         e->z.per_ic = sc->src_zp_per_ic;
     }
-    e->z.shift = sc->shift_src ? 128 : 0;
+    e->z.shift = sc->cf.col_flip_sign ? 128 : 0;
     uint8_t *pad_rows = (uint8_t *)shared + sizeof(int32_t) *
                                                     (size_t)sc->cf.sh.G *
                                                     (size_t)sc->cf.sh.OCg;
@@ -536,7 +534,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
         e.wei_sums = md_extra_comp(&pd->md[TSR_MD_WEIGHTS], e.wei);
     setup_src_zp(sc, ctx, scratch, &e);
     settle_weights(sc, &pd->md[TSR_MD_WEIGHTS], scratch + sc->shared_bytes, &e);
-    if (sc->with_src_zp || sc->shift_src) {
+    if (sc->with_src_zp || sc->cf.col_flip_sign) {
         int32_t *col_offset = (int32_t *)scratch;
         compute_col_offset(sc, e.wei, e.wei_sums, &e.z, col_offset);
         e.col_offset = col_offset;
