@@ -57,19 +57,19 @@ static inline tsr_status_t conv_desc_make(const conv_shape_t *s,
             s->pad_r);
 }
 
-static inline tsr_status_t conv_pd_make(const conv_shape_t *s,
-                                        tsr_primitive_attr_t attr,
-                                        tsr_engine_t engine,
-                                        tsr_primitive_desc_t *pd) {
+/* The pd of implementation `impl` for `s` (NULL: the first listed). */
+static inline tsr_status_t conv_pd_make_impl(const conv_shape_t *s,
+                                             tsr_primitive_attr_t attr,
+                                             tsr_engine_t engine,
+                                             const char *impl,
+                                             tsr_primitive_desc_t *pd) {
     tsr_convolution_desc_t desc;
     tsr_status_t st = conv_desc_make(s, &desc);
     if (st != tsr_success)
         return st;
     st = tsr_primitive_desc_create(pd, &desc, attr, engine);
-    /* These tests check the reference and the API around it: skip the
-     * optimized implementations listed before it. */
-    while (st == tsr_success &&
-           strcmp(tsr_primitive_desc_impl_name(*pd), "ref:any") != 0) {
+    while (st == tsr_success && impl &&
+           strcmp(tsr_primitive_desc_impl_name(*pd), impl) != 0) {
         st = tsr_primitive_desc_next_impl(*pd);
         if (st != tsr_success) {
             tsr_primitive_desc_destroy(*pd);
@@ -77,6 +77,15 @@ static inline tsr_status_t conv_pd_make(const conv_shape_t *s,
         }
     }
     return st;
+}
+
+/* The reference's pd: these tests check the reference and the API around
+ * it, skipping the optimized implementations listed before it. */
+static inline tsr_status_t conv_pd_make(const conv_shape_t *s,
+                                        tsr_primitive_attr_t attr,
+                                        tsr_engine_t engine,
+                                        tsr_primitive_desc_t *pd) {
+    return conv_pd_make_impl(s, attr, engine, "ref:any", pd);
 }
 
 /* One execution argument given as a descriptor and a user buffer. */
@@ -132,6 +141,38 @@ static inline int conv_pd_args(test_arg_t *args, const_tsr_primitive_desc_t pd,
                              tsr_primitive_desc_query_md(pd, tsr_query_dst_md),
                              dst};
     return n;
+}
+
+/* Runs `s` on implementation `impl` (NULL: the first listed) with `attr`,
+ * the buffers and up to TEST_MAX_ARGS - 4 extra arguments; the name of the
+ * implementation that ran goes to *impl_name when it is given. */
+static inline tsr_status_t
+conv_run_impl(const conv_shape_t *s, tsr_primitive_attr_t attr,
+              tsr_engine_t engine, tsr_stream_t stream, const char *impl,
+              void *src, void *wei, void *bia, void *dst, int nextra,
+              const test_arg_t *extra, const char **impl_name) {
+    tsr_primitive_desc_t pd;
+    tsr_status_t st = conv_pd_make_impl(s, attr, engine, impl, &pd);
+    if (st != tsr_success)
+        return st;
+    if (impl_name)
+        *impl_name = tsr_primitive_desc_impl_name(pd);
+    tsr_primitive_t prim;
+    st = tsr_primitive_create(&prim, pd);
+    if (st == tsr_success) {
+        test_arg_t args[TEST_MAX_ARGS];
+        int n = conv_pd_args(args, pd, src, wei, bia, dst);
+        if (nextra > TEST_MAX_ARGS - n) {
+            st = tsr_invalid_arguments;
+        } else {
+            for (int i = 0; i < nextra; i++)
+                args[n++] = extra[i];
+            st = run_primitive(prim, engine, stream, n, args);
+        }
+        tsr_primitive_destroy(prim);
+    }
+    tsr_primitive_desc_destroy(pd);
+    return st;
 }
 
 /* A dense 1D descriptor, for scales and zero points. */

@@ -32,41 +32,6 @@ static float bias_of(int oc) {
     return oc >= 24 && oc < 24 + n ? special[oc - 24] : (float)(oc % 7) - 3.f;
 }
 
-/* Runs the first implementation named `impl` (NULL: the first listed)
- * and returns its name through `name`. */
-static tsr_status_t run(const conv_shape_t *s, tsr_primitive_attr_t attr,
-                        const char *impl, void *src, void *wei, float *bia,
-                        void *dst, float *scales, const char **name) {
-    tsr_convolution_desc_t desc;
-    tsr_status_t st = conv_desc_make(s, &desc);
-    if (st != tsr_success)
-        return st;
-    tsr_primitive_desc_t pd;
-    st = tsr_primitive_desc_create(&pd, &desc, attr, engine);
-    while (st == tsr_success && impl &&
-           strcmp(tsr_primitive_desc_impl_name(pd), impl) != 0)
-        st = tsr_primitive_desc_next_impl(pd);
-    if (st != tsr_success) {
-        if (pd)
-            tsr_primitive_desc_destroy(pd);
-        return st;
-    }
-    *name = tsr_primitive_desc_impl_name(pd);
-    tsr_primitive_t prim;
-    st = tsr_primitive_create(&prim, pd);
-    if (st == tsr_success) {
-        test_arg_t args[TEST_MAX_ARGS];
-        int n = conv_pd_args(args, pd, src, wei, bia, dst);
-        tsr_memory_desc_t scales_md = md_1d(OC, tsr_f32);
-        args[n++] = (test_arg_t){TSR_ARG_ATTR_SCALES | TSR_ARG_WEIGHTS,
-                                 &scales_md, scales};
-        st = run_primitive(prim, engine, stream, n, args);
-        tsr_primitive_destroy(prim);
-    }
-    tsr_primitive_desc_destroy(pd);
-    return st;
-}
-
 static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
     conv_shape_t s = {
             .ndims = 4,
@@ -109,12 +74,17 @@ static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
     uint8_t fast[POINTS * OC], ref[POINTS * OC];
     memset(fast, 0x5a, sizeof(fast));
     memset(ref, 0xa5, sizeof(ref));
-    const char *fast_name = "", *ref_name = "";
-    CHECK_STATUS(run(&s, attr, NULL, src, wei, with_bias ? bias : NULL, fast,
-                     scales, &fast_name),
+    const char *fast_name = "";
+    tsr_memory_desc_t scales_md = md_1d(OC, tsr_f32);
+    const test_arg_t scales_arg = {TSR_ARG_ATTR_SCALES | TSR_ARG_WEIGHTS,
+                                   &scales_md, scales};
+    CHECK_STATUS(conv_run_impl(&s, attr, engine, stream, NULL, src, wei,
+                               with_bias ? bias : NULL, fast, 1, &scales_arg,
+                               &fast_name),
                  tsr_success);
-    CHECK_STATUS(run(&s, attr, "ref:any", src, wei, with_bias ? bias : NULL,
-                     ref, scales, &ref_name),
+    CHECK_STATUS(conv_run_impl(&s, attr, engine, stream, "ref:any", src, wei,
+                               with_bias ? bias : NULL, ref, 1, &scales_arg,
+                               NULL),
                  tsr_success);
     /* The case is only worth its name when an optimized store ran. */
     CHECK(strcmp(fast_name, "ref:any") != 0);

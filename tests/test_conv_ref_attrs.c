@@ -32,28 +32,13 @@ static conv_shape_t conv_1d(tsr_dim_t ic, tsr_dim_t iw, tsr_dim_t oc,
     return s;
 }
 
-/* Runs `s` with `attr` and up to 8 extra arguments on the given buffers. */
+/* Runs `s` on the reference with `attr` and extra arguments on the given
+ * buffers. */
 static tsr_status_t run_conv(const conv_shape_t *s, tsr_primitive_attr_t attr,
                              void *src, void *wei, void *bia, void *dst,
                              int nextra, const test_arg_t *extra) {
-    tsr_primitive_desc_t pd;
-    tsr_status_t st = conv_pd_make(s, attr, engine, &pd);
-    if (st != tsr_success)
-        return st;
-    tsr_primitive_t prim;
-    st = tsr_primitive_create(&prim, pd);
-    if (st != tsr_success) {
-        tsr_primitive_desc_destroy(pd);
-        return st;
-    }
-    test_arg_t args[TEST_MAX_ARGS];
-    int n = conv_pd_args(args, pd, src, wei, bia, dst);
-    for (int i = 0; i < nextra; i++)
-        args[n++] = extra[i];
-    st = run_primitive(prim, engine, stream, n, args);
-    tsr_primitive_destroy(prim);
-    tsr_primitive_desc_destroy(pd);
-    return st;
+    return conv_run_impl(s, attr, engine, stream, "ref:any", src, wei, bia, dst,
+                         nextra, extra, NULL);
 }
 
 /* 1x1 kernel, IC 2, OC 2, IW 3. src ic0 = {10, 20, 200}, ic1 = {1, 2, 3};
