@@ -59,6 +59,11 @@ typedef struct {
      * channel (IC source elements) first, then the unpacked weights, then
      * the thread slices. */
     size_t shared_bytes, col_bytes;
+    /* The GEMM may read the source in place by taps (no im2col; without
+     * a zero point, taps in the padding skipped): a u8 source,
+     * channels-last with whole K quads per tap; used when the weights are
+     * read in place and the padding can hold the zero point. */
+    int taps_ok;
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -155,6 +160,9 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
+    sc->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
+                  cf->src_cl && cf->wei_panels && cf->sh.ICg % 4 == 0 &&
+                  cf->KS <= TSR_GEMM_S8_MAX_TAPS;
     plan_work(sc);
     return tsr_success;
 }
@@ -375,8 +383,88 @@ typedef struct {
     const int32_t *wei_sums;   /* G * OCg from the weights' extra, or NULL */
     const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
     int wei_in_place;          /* wei: the prepacked weights (group 0) */
+    int taps;                  /* the GEMM reads the source by taps */
     char *slices;              /* the thread slices of the scratchpad */
 } exec_t;
+
+/* The source rows of one item's GEMM read by taps: image n, group g,
+ * points from sp0. Points in the padding read `pad`, the group's ICg
+ * values of the padding: zeros (taps wholly in the padding then add
+ * nothing and are left out) or the source zero points. */
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const uint8_t *src_g; /* image 0, first channel of group g */
+    const uint8_t *pad;
+    int pad_is_zero;
+    tsr_dim_t n, sp0;
+} tap_rows_t;
+
+/* tsr_gemm_s8_tap_rows_fn: the taps (kd, kh, kw) of the m points from m0
+ * (with zero padding, those some of them read inside the source), each
+ * with the points' rows. */
+static int64_t conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
+                             int32_t *taps, const uint8_t **rows) {
+    enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
+    const tap_rows_t *t = ctx;
+    const gemm_conv_conf_t *cf = t->cf;
+    const conv_sizes_t *sh = &cf->sh;
+    const tsr_dim_t *s = cf->src_s;
+    /* Each point's source origin (id, ih, iw of tap 0) and its address. */
+    tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
+    const uint8_t *at0[MAX_MR];
+    int interior = m == mr;
+    for (int64_t i = 0; i < m; i++) {
+        const tsr_dim_t r = t->sp0 + m0 + i, sp = r % cf->SP;
+        id0[i] = sp / (sh->OH * sh->OW) * sh->KSD - sh->padF;
+        ih0[i] = (sp / sh->OW) % sh->OH * sh->KSH - sh->padT;
+        iw0[i] = sp % sh->OW * sh->KSW - sh->padL;
+        /* Only formed for interior points: the others may lie outside. */
+        interior = interior && id0[i] >= 0 &&
+                   id0[i] + (sh->KD - 1) * cf->DD < sh->ID && ih0[i] >= 0 &&
+                   ih0[i] + (sh->KH - 1) * cf->DH < sh->IH && iw0[i] >= 0 &&
+                   iw0[i] + (sh->KW - 1) * cf->DW < sh->IW;
+        at0[i] = interior ? t->src_g + (t->n + r / cf->SP) * s[CONV_N] +
+                                    id0[i] * s[CONV_D] + ih0[i] * s[CONV_H] +
+                                    iw0[i] * s[CONV_W]
+                          : NULL;
+    }
+    int64_t listed = 0;
+    int32_t tap = 0;
+    for (tsr_dim_t kd = 0; kd < sh->KD; kd++)
+        for (tsr_dim_t kh = 0; kh < sh->KH; kh++)
+            for (tsr_dim_t kw = 0; kw < sh->KW; kw++, tap++) {
+                const uint8_t **row = rows + listed * mr;
+                if (interior) {
+                    /* Every tap of every point inside the source. */
+                    const tsr_dim_t off = kd * cf->DD * s[CONV_D] +
+                                          kh * cf->DH * s[CONV_H] +
+                                          kw * cf->DW * s[CONV_W];
+                    for (int i = 0; i < mr; i++)
+                        row[i] = at0[i] + off;
+                    taps[listed++] = tap;
+                    continue;
+                }
+                int any = !t->pad_is_zero;
+                for (int i = 0; i < mr; i++) {
+                    row[i] = t->pad;
+                    if (i >= m)
+                        continue;
+                    const tsr_dim_t id = id0[i] + kd * cf->DD,
+                                    ih = ih0[i] + kh * cf->DH,
+                                    iw = iw0[i] + kw * cf->DW;
+                    if (id < 0 || id >= sh->ID || ih < 0 || ih >= sh->IH ||
+                        iw < 0 || iw >= sh->IW)
+                        continue;
+                    const tsr_dim_t r = t->sp0 + m0 + i;
+                    row[i] = t->src_g + (t->n + r / cf->SP) * s[CONV_N] +
+                             id * s[CONV_D] + ih * s[CONV_H] + iw * s[CONV_W];
+                    any = 1;
+                }
+                if (any)
+                    taps[listed++] = tap;
+            }
+    return listed;
+}
 
 /* The data operand of one item: col, or the source itself for direct 1x1
  * (points at stride sw, channels at stride sc: whichever is 1 is the
@@ -413,8 +501,19 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
-    if (!cf->direct)
+    const tap_rows_t rows = {cf,
+                             e->src + cf->src_off0 + g * cf->sh.ICg,
+                             pad ? pad : sl->col,
+                             pad == NULL,
+                             n,
+                             sp0};
+    const tsr_gemm_s8_taps_t taps = {cf->KS, cf->sh.ICg, conv_tap_rows, &rows};
+    if (e->taps) {
+        if (!pad)
+            memset(sl->col, 0, (size_t)cf->sh.ICg);
+    } else if (!cf->direct) {
         gemm_conv_gather(cf, e->src, 1, pad, &it, team, sl->col);
+    }
     const int add_back = e->col_offset && !e->z.padded_with_zp && !cf->direct;
     const store_ctx_t sctx = {sc,
                               e->rt,
@@ -431,6 +530,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.K = cf->K;
     a.a_dt = sc->cf.col_flip_sign ? tsr_u8 : sc->src_dt;
     set_data_operand(e, sl, n, g, sp0, &a);
+    if (e->taps)
+        a.a_taps = &taps;
     if (e->wei_in_place) {
         a.B = e->wei + g * cf->panel_g_stride;
         a.b_prepacked = 1;
@@ -540,6 +641,11 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
         e.col_offset = col_offset;
     }
     e.slices = scratch + sc->shared_bytes + sc->cf.panel_copy_bytes;
+    /* A zero point the source cannot hold pads with zeros and adds its
+     * products back at the store, which only col's layout allows. */
+    e.taps = sc->taps_ok && e.wei_in_place &&
+             (!sc->with_src_zp || e.z.padded_with_zp) &&
+             tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg);
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

@@ -35,35 +35,62 @@
  * block (96 KiB) in L2 next to the C tile. The AVX2 quad kernel takes the
  * B blocks that cannot saturate its s16 pair sums, the pair kernel the
  * rest, block by block. */
-static const tsr_gemm_s8_kernel_t avx2_pairs = {"avx2:6x16",
-                                                tsr_cpu_isa_avx2,
-                                                tsr_gemm_s8_layout_s16_pairs,
-                                                6,
-                                                16,
-                                                96,
-                                                512,
-                                                256,
-                                                tsr_gemm_s8_ukr_6x16_avx2,
-                                                NULL,
-                                                NULL,
-                                                tsr_gemm_s8_pack_avx2,
-                                                tsr_gemm_s8_small_m_avx2,
-                                                NULL,
-                                                NULL};
+static const tsr_gemm_s8_kernel_t avx2_pairs = {
+        .name = "avx2:6x16",
+        .isa = tsr_cpu_isa_avx2,
+        .layout = tsr_gemm_s8_layout_s16_pairs,
+        .mr = 6,
+        .nr = 16,
+        .mc = 96,
+        .kc = 512,
+        .nc = 256,
+        .ukr = tsr_gemm_s8_ukr_6x16_avx2,
+        .pack = tsr_gemm_s8_pack_avx2,
+        .small_m = tsr_gemm_s8_small_m_avx2,
+};
 
 static const tsr_gemm_s8_kernel_t kernels[] = {
-        {"avx512_core_vnni:6x32", tsr_cpu_isa_avx512_core_vnni,
-         tsr_gemm_s8_layout_u8s8_quads, 6, 32, 96, 1024, 256,
-         tsr_gemm_s8_ukr_6x32_avx512_vnni, NULL, NULL, tsr_gemm_s8_pack, NULL,
-         NULL, NULL},
-        {"avx2:6x16", tsr_cpu_isa_avx2, tsr_gemm_s8_layout_u8s8_quads, 6, 16,
-         96, 512, 256, tsr_gemm_s8_ukr_6x16_u8s8_avx2,
-         tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2,
-         tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2, tsr_gemm_s8_pack_avx2, NULL,
-         tsr_gemm_s8_b_narrow_avx2, &avx2_pairs},
-        {"generic:4x8", tsr_cpu_isa_generic, tsr_gemm_s8_layout_u8s8_quads,
-         TSR_GEMM_S8_REF_MR, TSR_GEMM_S8_REF_NR, 64, 512, 256,
-         tsr_gemm_s8_ukr_ref, NULL, NULL, tsr_gemm_s8_pack, NULL, NULL, NULL},
+        {
+                .name = "avx512_core_vnni:6x32",
+                .isa = tsr_cpu_isa_avx512_core_vnni,
+                .layout = tsr_gemm_s8_layout_u8s8_quads,
+                .mr = 6,
+                .nr = 32,
+                .mc = 96,
+                .kc = 1024,
+                .nc = 256,
+                .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
+                .pack = tsr_gemm_s8_pack,
+        },
+        {
+                .name = "avx2:6x16",
+                .isa = tsr_cpu_isa_avx2,
+                .layout = tsr_gemm_s8_layout_u8s8_quads,
+                .mr = 6,
+                .nr = 16,
+                .mc = 96,
+                .kc = 512,
+                .nc = 256,
+                .ukr = tsr_gemm_s8_ukr_6x16_u8s8_avx2,
+                .ukr_tail = tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2,
+                .ukr_a_rows = tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2,
+                .ukr_taps = tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2,
+                .pack = tsr_gemm_s8_pack_avx2,
+                .b_fits = tsr_gemm_s8_b_narrow_avx2,
+                .fallback = &avx2_pairs,
+        },
+        {
+                .name = "generic:4x8",
+                .isa = tsr_cpu_isa_generic,
+                .layout = tsr_gemm_s8_layout_u8s8_quads,
+                .mr = TSR_GEMM_S8_REF_MR,
+                .nr = TSR_GEMM_S8_REF_NR,
+                .mc = 64,
+                .kc = 512,
+                .nc = 256,
+                .ukr = tsr_gemm_s8_ukr_ref,
+                .pack = tsr_gemm_s8_pack,
+        },
 };
 
 /* A packed B block (all of K) is kept within this many bytes: nc shrinks
@@ -143,6 +170,22 @@ static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
  * and stall it (ResNet-50 res3a_branch2c u8s8f32, one thread: +15%). */
 #define TILE_LD_PAD 16
 
+/* The taps listed for each row tile of an mc block (mc / mr tiles): their
+ * count, tap indices (an int32_t per tap), then the row pointers. */
+static int64_t taps_table_bytes(const tsr_gemm_s8_kernel_t *kern, int64_t mc,
+                                int64_t ntaps) {
+    const int64_t tiles = tsr_div_up(mc, kern->mr);
+    const int64_t n = TSR_MIN(ntaps, TSR_GEMM_S8_MAX_TAPS);
+    return tiles * (int64_t)sizeof(int64_t) +
+           tsr_rnd_up(tiles * n * (int64_t)sizeof(int32_t), 64) +
+           tiles * n * kern->mr * (int64_t)sizeof(const uint8_t *);
+}
+
+int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
+    return tsr_gemm_s8_select_kernel()->ukr_taps && ntaps >= 1 &&
+           ntaps <= TSR_GEMM_S8_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
+}
+
 /* One thread's buffers, each 64-byte aligned within its slice. */
 typedef struct {
     int64_t b_bytes, a_bytes, init_bytes, work_bytes, c_bytes;
@@ -162,6 +205,8 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     const int64_t kc = TSR_MIN(kern->kc, kpad);
     l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
     l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
+    if (kern->ukr_taps) /* the A block, or the taps table of a_taps */
+        l.a_bytes = TSR_MAX(l.a_bytes, taps_table_bytes(kern, mc, K / 4));
     l.init_bytes = tsr_rnd_up(nc * (int64_t)sizeof(int32_t), 64);
     l.work_bytes = tsr_rnd_up(mc * nc * (int64_t)sizeof(float), 64);
     l.c_bytes = c_in_scratch ? tsr_rnd_up(mc * (nc + TILE_LD_PAD) *
@@ -320,6 +365,60 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
     }
 }
 
+/* The loops over one rectangle with A by taps: B prepacked, all of K in
+ * one pass (the taps' rows are read in place), the taps of each row tile
+ * listed once per mc block. */
+static void taps_rect(const tsr_gemm_s8_args_t *args,
+                      const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
+                      thread_layout_t l, char *ws) {
+    const tsr_gemm_s8_taps_t *tp = args->a_taps;
+    const int mr = kern->mr, nr = kern->nr;
+    const int64_t K = args->K;
+    const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
+    const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
+    const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
+    const int64_t tiles = tsr_div_up(mc, mr);
+    int64_t *listed = (int64_t *)(ws + l.b_bytes);
+    int32_t *tap_ids = (int32_t *)(listed + tiles);
+    const uint8_t **rows =
+            (const uint8_t **)((char *)tap_ids +
+                               tsr_rnd_up(tiles * tp->ntaps *
+                                                  (int64_t)sizeof(int32_t),
+                                          64));
+    float *work = (float *)(ws + l.b_bytes + l.a_bytes + l.init_bytes);
+    int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
+    const int64_t panel_bytes = K * nr;
+
+    for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
+        const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+        for (int64_t ir = 0; ir < mcur; ir += mr)
+            listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
+                                       mr, tap_ids + ir / mr * tp->ntaps,
+                                       rows + ir / mr * tp->ntaps * mr);
+        for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
+            const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
+            int32_t *tile = args->C ? args->C + ic * args->ldc + jc : c_tile;
+            const int64_t ld = args->C ? args->ldc : ncur + TILE_LD_PAD;
+            for (int64_t jr = 0; jr < ncur; jr += nr) {
+                /* jc + jr is a multiple of nr: panel (jc + jr) / nr. */
+                const char *pb =
+                        (const char *)args->B + (jc + jr) / nr * panel_bytes;
+                const int32_t *col =
+                        args->col_offset ? args->col_offset + jc + jr : NULL;
+                for (int64_t ir = 0; ir < mcur; ir += mr)
+                    kern->ukr_taps(
+                            listed[ir / mr], tap_ids + ir / mr * tp->ntaps,
+                            rows + ir / mr * tp->ntaps * mr, tp->k_tap / 4, pb,
+                            col, tile + ir * ld + jr, ld,
+                            TSR_MIN(mr, mcur - ir), TSR_MIN(nr, ncur - jr));
+            }
+            if (args->epilogue)
+                args->epilogue(args->epilogue_ctx, tile, ld, ic, jc, mcur, ncur,
+                               work);
+        }
+    }
+}
+
 /* 1 when the kernel's few-rows variant serves the call: few rows and B
  * stored K x N (its rows are what the variant reads). */
 static int use_small_m(const tsr_gemm_s8_args_t *args,
@@ -384,6 +483,13 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
         return 0;
     if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;
+    if (a->a_taps &&
+        (a->a_dt != tsr_u8 || !a->b_prepacked || !a->a_taps->rows ||
+         a->K != a->a_taps->ntaps * a->a_taps->k_tap ||
+         !tsr_gemm_s8_taps_supported(a->a_taps->ntaps, a->a_taps->k_tap)))
+        return 0;
+    if (a->a_taps)
+        return a->B != NULL;
     if (a->b_prepacked) {
         /* B's layout is the current kernel's: A alone has a stride. */
         if (!tsr_gemm_s8_prepacked_nr() ||
@@ -415,7 +521,9 @@ static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
             c->args->M, c->args->N, c->kern->mr, c->kern->nr, nthr, ithr);
     if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
         return;
-    if (use_small_m(c->args, c->kern))
+    if (c->args->a_taps)
+        taps_rect(c->args, c->kern, r, c->l, ws);
+    else if (use_small_m(c->args, c->kern))
         small_m_rect(c->args, c->kern, r, c->l, ws);
     else
         gemm_rect(c->args, c->kern, r, c->l, ws);
@@ -428,7 +536,7 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         return tsr_success;
 
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
-    if (kern->fallback && use_small_m(args, kern->fallback))
+    if (kern->fallback && !args->a_taps && use_small_m(args, kern->fallback))
         kern = kern->fallback;
     const call_t call = {
             args, kern,

@@ -34,6 +34,23 @@ typedef void (*tsr_gemm_s8_epilogue_fn)(const void *ctx, const int32_t *tile,
                                         int64_t ld, int64_t m0, int64_t n0,
                                         int64_t m, int64_t n, float *f32_work);
 
+/* A given by taps (the direct form of a convolution): K = ntaps * k_tap,
+ * k_tap a multiple of 4, and row m of A is, tap after tap, k_tap u8
+ * values read in place. rows() lists for the rows m0 .. m0 + m - 1
+ * (m <= mr) the taps any of them reads, in increasing order, into taps,
+ * with each listed tap's mr row pointers into rows (tap i at i * mr): a
+ * row in the padding, or past m, points at k_tap zero bytes. It returns
+ * how many taps it listed; taps it leaves out add nothing. */
+#define TSR_GEMM_S8_MAX_TAPS 64
+typedef int64_t (*tsr_gemm_s8_tap_rows_fn)(const void *ctx, int64_t m0,
+                                           int64_t m, int mr, int32_t *taps,
+                                           const uint8_t **rows);
+typedef struct {
+    int64_t ntaps, k_tap;
+    tsr_gemm_s8_tap_rows_fn rows;
+    const void *ctx;
+} tsr_gemm_s8_taps_t;
+
 /* Zero-initialise, then set what is used: optional fields default to off. */
 typedef struct {
     int transa, transb; /* 0: as stored; 1: transposed */
@@ -41,6 +58,10 @@ typedef struct {
     tsr_data_type_t a_dt; /* tsr_u8 or tsr_s8 */
     const void *A;        /* uint8_t or int8_t per a_dt */
     int64_t lda;          /* >= K (>= M when transa) */
+    /* Non-NULL: A given by taps instead (A, lda, transa and
+     * a_rows_padded unused), with a_dt u8, B prepacked and
+     * tsr_gemm_s8_taps_supported(ntaps, k_tap). */
+    const tsr_gemm_s8_taps_t *a_taps;
     /* 1: every row of an untransposed A has rnd_up(K, 4) readable bytes
      * (lda >= that), so kernels may read whole K quads of it in place;
      * the bytes past K are multiplied by zero weights only. */
@@ -110,6 +131,10 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args);
  * C == NULL (the tiles then live in scratch). */
 size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                                 int c_in_scratch, int nthr);
+
+/* 1 when the kernel the CPU selects takes A by taps of this shape
+ * (tsr_gemm_s8_args_t.a_taps); its scratch is tsr_gemm_s8_scratch_size's. */
+int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap);
 
 /* sums[n] = multiplier * sum_k op(B)[k][n] for n < N (modulo 2^32), op(B)
  * K x N as in tsr_gemm_s8_args_t. `known` (NULL: none) holds the plain

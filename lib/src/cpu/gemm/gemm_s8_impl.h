@@ -42,6 +42,20 @@ typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
                                           int accumulate, const int32_t *init,
                                           int32_t *c, int64_t ldc, int64_t n);
 
+/* The product of a full-width tile over a list of taps, A given by row
+ * pointers: for each listed tap i (taps[i], in increasing order), row r
+ * of A is the u8 row rows[i * mr + r] of 4 * kgroups values, B the K
+ * values from taps[i] * 4 * kgroups of the packed panel b (u8 x s8 quad
+ * layout over all of K). C := init + P (init NULL: zeros) on the top-left
+ * m x n corner. The direct form of a convolution: a tap's rows are source
+ * points, those in the padding a row of zeros, and taps whose rows all lie
+ * in the padding are left out of the list. */
+typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
+                                        const uint8_t *const *rows,
+                                        int64_t kgroups, const void *b,
+                                        const int32_t *init, int32_t *c,
+                                        int64_t ldc, int64_t m, int64_t n);
+
 /* Packs a block into panels of `width` lines in `layout`: element (x, p),
  * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
  * `lines` or `depth` are zero (B's zero K padding cancels whatever A
@@ -86,6 +100,7 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
+    tsr_gemm_s8_ukr_taps_fn ukr_taps;     /* NULL: no direct taps */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
@@ -134,6 +149,11 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a,
                                            int64_t lda, const void *b,
                                            int accumulate, const int32_t *init,
                                            int32_t *c, int64_t ldc, int64_t n);
+void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
+                                         const uint8_t *const *rows,
+                                         int64_t kgroups, const void *b,
+                                         const int32_t *init, int32_t *c,
+                                         int64_t ldc, int64_t m, int64_t n);
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *packed_b, int64_t bytes);
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,

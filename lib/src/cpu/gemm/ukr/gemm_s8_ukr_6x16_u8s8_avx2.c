@@ -172,6 +172,41 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
                     c21, c30, c31, c40, c41, c50, c51);
 }
 
+/* Three rows of one K step of a tap, row r (r < 3) at its own pointer
+ * p<r> plus the step's offset k. */
+#define TSR_TAP_ROWS_STEP3(p0, p1, p2, x00, x01, x10, x11, x20, x21)           \
+    __asm__(TSR_A_ROW_ASM("(%[q0],%[k],1)", "r00", "r01")                      \
+                    TSR_A_ROW_ASM("(%[q1],%[k],1)", "r10", "r11")              \
+                            TSR_A_ROW_ASM("(%[q2],%[k],1)", "r20", "r21")      \
+            : [r00] "+x"(x00), [r01] "+x"(x01), [r10] "+x"(x10),               \
+              [r11] "+x"(x11), [r20] "+x"(x20), [r21] "+x"(x21),               \
+              [av] "=&x"(av), [t] "=&x"(t)                                     \
+            : [q0] "r"(p0), [q1] "r"(p1), [q2] "r"(p2), [k] "r"(k),            \
+              [b0] "x"(b0), [b1] "x"(b1),                                      \
+              [ones] "m"(*(const __m256i *)ones16))
+
+void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
+                                         const uint8_t *const *rows,
+                                         int64_t kgroups, const void *b_,
+                                         const int32_t *init, int32_t *c,
+                                         int64_t ldc, int64_t m, int64_t n) {
+    TSR_UKR_ZERO_ACCS;
+    for (int64_t tap = 0; tap < ntaps; ++tap) {
+        const uint8_t *const *r = rows + tap * MR;
+        const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;
+        for (int64_t k = 0; k < kgroups * 4; k += 4) {
+            const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
+            __m256i av, t;
+            TSR_TAP_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20, c21);
+            TSR_TAP_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50, c51);
+            b += NR * 4;
+        }
+    }
+    store_tile_6x16(0, init, c, ldc, m, n, c00, c01, c10, c11, c20, c21, c30,
+                    c31, c40, c41, c50, c51);
+}
+
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
     /* |b| as u8 (|-128| = 128), pair sums via vpmaddubsw with ones (at most
      * 256, no saturation), compared against 128 a block at a time so a
