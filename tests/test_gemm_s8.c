@@ -5,9 +5,10 @@
  * mixed signs over long K, a sum that wraps), narrow B (the AVX2 quad
  * kernel's domain) up to its edge and one past it, the few-rows path (M <= 4,
  * B as stored), the epilogue callback with the caller's C and with C in
- * scratch, prepacked B, user scratch, thread teams, the column-sum helper
- * and argument checks. Whichever kernel the CPU (capped
- * by TSR_MAX_CPU_ISA) selects is the one tested. */
+ * scratch, prepacked B, A given by taps (where the kernel takes them),
+ * user scratch, thread teams, the column-sum helper and argument checks.
+ * Whichever kernel the CPU (capped by TSR_MAX_CPU_ISA) selects is the one
+ * tested. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,19 @@ static void set_edge_pairs(buffers_t *b) {
     }
 }
 
+/* The expected C of the buffers' A and B. */
+static void compute_ref(buffers_t *b) {
+    const problem_t *p = &b->p;
+    for (int64_t m = 0; m < p->M; ++m)
+        for (int64_t n = 0; n < p->N; ++n) {
+            int64_t s = p->with_offset ? b->offset[n] : 0;
+            for (int64_t k = 0; k < p->K; ++k)
+                s += (int64_t)a_at(b, m, k) * b_at(b, k, n);
+            /* The contract: the true sum modulo 2^32. */
+            b->ref[m * p->N + n] = (int32_t)(uint32_t)(uint64_t)s;
+        }
+}
+
 static buffers_t make_buffers(const problem_t *p) {
     buffers_t b = {*p, 0, 0, 0, NULL, NULL, NULL, NULL};
     const int64_t a_rows = p->transa ? p->K : p->M;
@@ -150,14 +164,7 @@ static buffers_t make_buffers(const problem_t *p) {
         set_edge_pairs(&b);
     for (int64_t n = 0; n < p->N; ++n)
         b.offset[n] = (int32_t)(rng() % 2000001) - 1000000;
-    for (int64_t m = 0; m < p->M; ++m)
-        for (int64_t n = 0; n < p->N; ++n) {
-            int64_t s = p->with_offset ? b.offset[n] : 0;
-            for (int64_t k = 0; k < p->K; ++k)
-                s += (int64_t)a_at(&b, m, k) * b_at(&b, k, n);
-            /* The contract: the true sum modulo 2^32. */
-            b.ref[m * p->N + n] = (int32_t)(uint32_t)(uint64_t)s;
-        }
+    compute_ref(&b);
     return b;
 }
 
@@ -605,6 +612,131 @@ static void test_narrow_edges(const tsr_gemm_s8_kernel_t *kern) {
             }
 }
 
+/* A by taps: row m reads, for tap t, the k_tap values of A at column
+ * t * k_tap, except where (m + 2t) % 5 == 0: there it is "padding" and
+ * reads zeros (A holds zeros there too, for the reference). */
+typedef struct {
+    const buffers_t *b;
+    int64_t k_tap, ntaps;
+    const uint8_t *zeros;
+} taps_ctx_t;
+
+static int tap_in_padding(int64_t m, int64_t t) {
+    return (m + 2 * t) % 5 == 0;
+}
+
+static int64_t list_taps(const void *ctx_, int64_t m0, int64_t m, int mr,
+                         int32_t *taps, const uint8_t **rows) {
+    const taps_ctx_t *c = ctx_;
+    int64_t listed = 0;
+    for (int64_t t = 0; t < c->ntaps; ++t) {
+        const uint8_t **row = rows + listed * mr;
+        int any = 0;
+        for (int i = 0; i < mr; ++i) {
+            row[i] = c->zeros;
+            if (i < m && !tap_in_padding(m0 + i, t)) {
+                row[i] = c->b->A + (m0 + i) * c->b->lda + t * c->k_tap;
+                any = 1;
+            }
+        }
+        if (any)
+            taps[listed++] = (int32_t)t;
+    }
+    return listed;
+}
+
+/* The taps form against the reference on u8 A and narrow prepacked B,
+ * with the caller's C and with C in scratch; where the kernel takes no
+ * taps, the call is refused. */
+static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
+                     int with_offset) {
+    const problem_t p = {0, 0, tsr_u8, M,           N,          ntaps * k_tap,
+                         0, 0, 0,      with_offset, fill_narrow};
+    buffers_t b = make_buffers(&p);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t t = 0; t < ntaps; ++t)
+            if (tap_in_padding(m, t))
+                memset(b.A + m * b.lda + t * k_tap, 0, (size_t)k_tap);
+    compute_ref(&b);
+    uint8_t *zeros = calloc((size_t)k_tap, 1);
+    const taps_ctx_t ctx = {&b, k_tap, ntaps, zeros};
+    const tsr_gemm_s8_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
+    int64_t bytes = 0;
+    int8_t *packed = prepack_b(&b, &bytes);
+    int32_t *C = new_c(&b);
+    tsr_gemm_s8_args_t args = make_args(&b, C);
+    args.A = NULL; /* unused */
+    args.a_taps = &taps;
+    args.B = packed;
+    args.b_prepacked = 1;
+    if (!tsr_gemm_s8_taps_supported(ntaps, k_tap) || !packed ||
+        !tsr_gemm_s8_prepacked_fits(packed, bytes)) {
+        if (packed)
+            CHECK(tsr_gemm_s8(&args) == tsr_invalid_arguments);
+    } else {
+        if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+            check_c(&b, C, b.ldc, "A by taps");
+        int32_t *out = new_c(&b);
+        int *visits = calloc((size_t)(M * b.ldc + 1), sizeof(int));
+        collect_t col = {out, visits, b.ldc};
+        args.C = NULL;
+        args.epilogue = collect_tile;
+        args.epilogue_ctx = &col;
+        if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+            check_c(&b, out, b.ldc, "A by taps, C in scratch");
+        free(visits);
+        free(out);
+    }
+    free(C);
+    free(packed);
+    free(zeros);
+    free_buffers(&b);
+}
+
+static void test_taps(void) {
+    run_taps(1, 1, 1, 4, 0);
+    run_taps(7, 17, 9, 8, 1);
+    run_taps(13, 33, 3, 64, 0);
+    run_taps(100, 40, 25, 12, 1); /* more rows than one cache block */
+    run_taps(200, 16, 2, 16, 0);
+    run_taps(6, 16, TSR_GEMM_S8_MAX_TAPS, 4, 1);
+
+    /* Refused: s8 A, B not prepacked, K not ntaps * k_tap, k_tap not a
+     * multiple of 4, more taps than listed per call. */
+    const problem_t p = {0, 0, tsr_u8, 4, 5, 8, 0, 0, 0, 0, fill_narrow};
+    buffers_t b = make_buffers(&p);
+    int32_t *C = new_c(&b);
+    int64_t bytes = 0;
+    int8_t *packed = prepack_b(&b, &bytes);
+    const taps_ctx_t ctx = {&b, 4, 2, b.A};
+    tsr_gemm_s8_taps_t taps = {2, 4, list_taps, &ctx};
+    tsr_gemm_s8_args_t good = make_args(&b, C), a;
+    good.a_taps = &taps;
+    good.B = packed;
+    good.b_prepacked = 1;
+    a = good;
+    a.a_dt = tsr_s8;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.b_prepacked = 0;
+    a.B = b.B;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.K = 12;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    taps.ntaps = 4;
+    taps.k_tap = 2;
+    CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
+    taps.ntaps = TSR_GEMM_S8_MAX_TAPS * 2;
+    taps.k_tap = 4;
+    good.K = taps.ntaps * 4;
+    CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
+    CHECK(!tsr_gemm_s8_taps_supported(TSR_GEMM_S8_MAX_TAPS + 1, 4));
+    free(packed);
+    free(C);
+    free_buffers(&b);
+}
+
 /* The precondition check of a kernel that has one, on packed bytes: pairs
  * (2i, 2i + 1) with |b0| + |b1| <= 128 pass, one pair over fails it,
  * wherever it sits (vector blocks and the tail). */
@@ -648,5 +780,6 @@ int main(void) {
     test_narrow_edges(kern);
     test_extremes(kern);
     test_threads();
+    test_taps();
     return check_failures() != 0;
 }
