@@ -185,26 +185,51 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
               [b0] "x"(b0), [b1] "x"(b1),                                      \
               [ones] "m"(*(const __m256i *)ones16))
 
+/* One row of one K step of a tap. */
+#define TSR_TAP_ROW1(p0, x00, x01)                                             \
+    __asm__(TSR_A_ROW_ASM("(%[q0],%[k],1)", "r00", "r01")                      \
+            : [r00] "+x"(x00), [r01] "+x"(x01), [av] "=&x"(av), [t] "=&x"(t)   \
+            : [q0] "r"(p0), [k] "r"(k), [b0] "x"(b0), [b1] "x"(b1),            \
+              [ones] "m"(*(const __m256i *)ones16))
+
+/* The taps kernel over its first `rows` rows (1, 3 or 6, a literal): a
+ * tile of fewer rows than six computes only the rows it needs, so a
+ * 49-point image (7 x 7) costs 49 rows of work, not 54. */
+#define TSR_TAPS_BODY(rows)                                                    \
+    TSR_UKR_ZERO_ACCS;                                                         \
+    for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
+        const uint8_t *const *r = rows_ + tap * MR;                            \
+        const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;   \
+        for (int64_t k = 0; k < kgroups * 4; k += 4) {                         \
+            const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);         \
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));  \
+            __m256i av, t;                                                     \
+            if ((rows) == 1)                                                   \
+                TSR_TAP_ROW1(r[0], c00, c01);                                  \
+            else                                                               \
+                TSR_TAP_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20,  \
+                                   c21);                                       \
+            if ((rows) == 6)                                                   \
+                TSR_TAP_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50,  \
+                                   c51);                                       \
+            b += NR * 4;                                                       \
+        }                                                                      \
+    }                                                                          \
+    store_tile_6x16(0, init, c, ldc, m, n, c00, c01, c10, c11, c20, c21, c30,  \
+                    c31, c40, c41, c50, c51);
+
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
-                                         const uint8_t *const *rows,
+                                         const uint8_t *const *rows_,
                                          int64_t kgroups, const void *b_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n) {
-    TSR_UKR_ZERO_ACCS;
-    for (int64_t tap = 0; tap < ntaps; ++tap) {
-        const uint8_t *const *r = rows + tap * MR;
-        const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;
-        for (int64_t k = 0; k < kgroups * 4; k += 4) {
-            const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
-            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
-            __m256i av, t;
-            TSR_TAP_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20, c21);
-            TSR_TAP_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50, c51);
-            b += NR * 4;
-        }
+    if (m > 3) {
+        TSR_TAPS_BODY(6);
+    } else if (m > 1) {
+        TSR_TAPS_BODY(3);
+    } else {
+        TSR_TAPS_BODY(1);
     }
-    store_tile_6x16(0, init, c, ldc, m, n, c00, c01, c10, c11, c20, c21, c30,
-                    c31, c40, c41, c50, c51);
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
