@@ -699,6 +699,8 @@ static void test_taps(void) {
     run_taps(13, 33, 3, 64, 0);
     run_taps(100, 40, 25, 12, 1); /* more rows than one cache block */
     run_taps(200, 16, 2, 16, 0);
+    run_taps(9, 20, 5, 4, 0);  /* a tile of 3 rows */
+    run_taps(11, 16, 4, 8, 1); /* a tile of 5 rows */
     run_taps(6, 16, TSR_GEMM_S8_MAX_TAPS, 4, 1);
 
     /* Refused: s8 A, B not prepacked, K not ntaps * k_tap, k_tap not a

@@ -192,7 +192,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
             : [q0] "r"(p0), [k] "r"(k), [b0] "x"(b0), [b1] "x"(b1),            \
               [ones] "m"(*(const __m256i *)ones16))
 
-/* The taps kernel over its first `rows` rows (1, 3 or 6, a literal): a
+/* The taps kernel over its first `rows` rows (1 to 6, a literal): a
  * tile of fewer rows than six computes only the rows it needs, so a
  * 49-point image (7 x 7) costs 49 rows of work, not 54. */
 #define TSR_TAPS_BODY(rows)                                                    \
@@ -204,14 +204,20 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
             const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);         \
             const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));  \
             __m256i av, t;                                                     \
-            if ((rows) == 1)                                                   \
-                TSR_TAP_ROW1(r[0], c00, c01);                                  \
-            else                                                               \
+            if ((rows) >= 3)                                                   \
                 TSR_TAP_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20,  \
                                    c21);                                       \
+            else                                                               \
+                TSR_TAP_ROW1(r[0], c00, c01);                                  \
+            if ((rows) == 2)                                                   \
+                TSR_TAP_ROW1(r[1], c10, c11);                                  \
             if ((rows) == 6)                                                   \
                 TSR_TAP_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50,  \
                                    c51);                                       \
+            else if ((rows) >= 4)                                              \
+                TSR_TAP_ROW1(r[3], c30, c31);                                  \
+            if ((rows) == 5)                                                   \
+                TSR_TAP_ROW1(r[4], c40, c41);                                  \
             b += NR * 4;                                                       \
         }                                                                      \
     }                                                                          \
@@ -223,12 +229,31 @@ void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          int64_t kgroups, const void *b_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n) {
-    if (m > 3) {
-        TSR_TAPS_BODY(6);
-    } else if (m > 1) {
-        TSR_TAPS_BODY(3);
-    } else {
+    switch (m) {
+    case 1: {
         TSR_TAPS_BODY(1);
+        break;
+    }
+    case 2: {
+        TSR_TAPS_BODY(2);
+        break;
+    }
+    case 3: {
+        TSR_TAPS_BODY(3);
+        break;
+    }
+    case 4: {
+        TSR_TAPS_BODY(4);
+        break;
+    }
+    case 5: {
+        TSR_TAPS_BODY(5);
+        break;
+    }
+    default: {
+        TSR_TAPS_BODY(6);
+        break;
+    }
     }
 }
 
