@@ -298,6 +298,27 @@ static void run_prepacked(const buffers_t *b, int32_t *C) {
     free(packed);
 }
 
+/* The call with C == NULL and the epilogue collecting the tiles: they
+ * hold the reference and visit every element once. */
+static void check_in_scratch(const buffers_t *b, tsr_gemm_s8_args_t args,
+                             const char *mode) {
+    int32_t *out = new_c(b);
+    int *visits = calloc((size_t)(b->p.M * b->ldc + 1), sizeof(int));
+    collect_t ctx = {out, visits, b->ldc};
+    args.C = NULL;
+    args.epilogue = collect_tile;
+    args.epilogue_ctx = &ctx;
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+        check_c(b, out, b->ldc, mode);
+    int64_t wrong_visits = 0;
+    for (int64_t m = 0; m < b->p.M; ++m)
+        for (int64_t n = 0; n < b->p.N; ++n)
+            wrong_visits += visits[m * b->ldc + n] != 1;
+    CHECK(wrong_visits == 0);
+    free(visits);
+    free(out);
+}
+
 /* Runs the problem with the caller's C, then with C == NULL and the
  * epilogue collecting the tiles, then with both. */
 static void run_problem(const problem_t *p) {
@@ -306,26 +327,16 @@ static void run_problem(const problem_t *p) {
     tsr_gemm_s8_args_t args = make_args(&b, C);
     if (CHECK(tsr_gemm_s8(&args) == tsr_success))
         check_c(&b, C, b.ldc, "caller's C");
+    check_in_scratch(&b, args, "C in scratch");
 
+    /* With the caller's C the tiles are views of C itself. */
     int32_t *out = new_c(&b);
     int *visits = calloc((size_t)(p->M * b.ldc + 1), sizeof(int));
     collect_t ctx = {out, visits, b.ldc};
-    args.C = NULL;
     args.epilogue = collect_tile;
     args.epilogue_ctx = &ctx;
-    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
-        check_c(&b, out, b.ldc, "C in scratch");
-    int64_t wrong_visits = 0;
-    for (int64_t m = 0; m < p->M; ++m)
-        for (int64_t n = 0; n < p->N; ++n)
-            wrong_visits += visits[m * b.ldc + n] != 1;
-    CHECK(wrong_visits == 0);
-
-    /* With the caller's C the tiles are views of C itself. */
-    memset(visits, 0, sizeof(int) * (size_t)(p->M * b.ldc + 1));
     for (int64_t i = 0; i < p->M * b.ldc; ++i)
-        C[i] = out[i] = C_PAD_SENTINEL;
-    args.C = C;
+        C[i] = C_PAD_SENTINEL;
     if (CHECK(tsr_gemm_s8(&args) == tsr_success)) {
         check_c(&b, C, b.ldc, "caller's C + epilogue (C)");
         check_c(&b, out, b.ldc, "caller's C + epilogue (tiles)");
@@ -676,16 +687,7 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
     } else {
         if (CHECK(tsr_gemm_s8(&args) == tsr_success))
             check_c(&b, C, b.ldc, "A by taps");
-        int32_t *out = new_c(&b);
-        int *visits = calloc((size_t)(M * b.ldc + 1), sizeof(int));
-        collect_t col = {out, visits, b.ldc};
-        args.C = NULL;
-        args.epilogue = collect_tile;
-        args.epilogue_ctx = &col;
-        if (CHECK(tsr_gemm_s8(&args) == tsr_success))
-            check_c(&b, out, b.ldc, "A by taps, C in scratch");
-        free(visits);
-        free(out);
+        check_in_scratch(&b, args, "A by taps, C in scratch");
     }
     free(C);
     free(packed);
