@@ -6,6 +6,10 @@
  * the s32 tiles of C never stored: each goes from the GEMM's callback,
  * converted to f32, through the shared epilogue straight into dst, so the
  * dst may have any plain layout whose spatial points are equally spaced.
+ * A channels-last u8 source with several taps skips col: the GEMM reads
+ * it by taps (tsr_gemm_s8_args_t.a_taps), each point's row of ICg values
+ * per tap where it lies, and leaves out the taps a whole tile of points
+ * reads in zero padding.
  *
  * Weights for "any" are laid out as the GEMM's packed B panels
  * (gOhwI<nr>o4i, when ICg % 4 == 0) by the reorder into them, so no
