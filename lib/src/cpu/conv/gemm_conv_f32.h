@@ -75,6 +75,55 @@ typedef struct {
     int ep_identity, ep_bias_only, ep_uniform_sp, ep_uniform_n;
 } gemm_conv_conf_t;
 
+/* An output point: its image (counted from the call's first, under
+ * batch_rows), od, oh and ow. */
+typedef struct {
+    tsr_dim_t img, od, oh, ow;
+} gemm_conv_point_t;
+
+/* Point sp, counted from the first point of an image. */
+static inline gemm_conv_point_t gemm_conv_point_of(const gemm_conv_conf_t *cf,
+                                                   tsr_dim_t sp) {
+    const tsr_dim_t pt = sp % cf->SP;
+    const gemm_conv_point_t p = {sp / cf->SP, pt / (cf->sh.OW * cf->sh.OH),
+                                 (pt / cf->sh.OW) % cf->sh.OH, pt % cf->sh.OW};
+    return p;
+}
+
+/* The point after p, without divisions. */
+static inline void gemm_conv_next_point(const gemm_conv_conf_t *cf,
+                                        gemm_conv_point_t *p) {
+    if (++p->ow < cf->sh.OW)
+        return;
+    p->ow = 0;
+    if (++p->oh < cf->sh.OH)
+        return;
+    p->oh = 0;
+    if (++p->od < cf->sh.OD)
+        return;
+    p->od = 0;
+    p->img++;
+}
+
+/* The source coordinates tap (0, 0, 0) of point p reads (in the padding
+ * when outside [0, ID) x [0, IH) x [0, IW)). */
+static inline void gemm_conv_src_origin(const gemm_conv_conf_t *cf,
+                                        const gemm_conv_point_t *p,
+                                        tsr_dim_t *id, tsr_dim_t *ih,
+                                        tsr_dim_t *iw) {
+    *id = p->od * cf->sh.KSD - cf->sh.padF;
+    *ih = p->oh * cf->sh.KSH - cf->sh.padT;
+    *iw = p->ow * cf->sh.KSW - cf->sh.padL;
+}
+
+/* 1 when source point (id, ih, iw) lies inside the source, not in the
+ * padding. */
+static inline int gemm_conv_src_inside(const gemm_conv_conf_t *cf, tsr_dim_t id,
+                                       tsr_dim_t ih, tsr_dim_t iw) {
+    return id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH && iw >= 0 &&
+           iw < cf->sh.IW;
+}
+
 /* Position in the K order of (kernel point kidx, input channel ic). */
 static inline tsr_dim_t gemm_conv_k_index(const gemm_conv_conf_t *cf,
                                           tsr_dim_t kidx, tsr_dim_t ic) {

@@ -181,30 +181,6 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
 /* Output point coordinates, advanced one point at a time: divisions per
  * point cost first layers (K = 147, 21-byte rows) a third of their
  * im2col. */
-typedef struct {
-    tsr_dim_t img, od, oh, ow;
-} point_t;
-
-static point_t point_of(const gemm_conv_conf_t *cf, tsr_dim_t sp) {
-    const tsr_dim_t pt = sp % cf->SP;
-    point_t p = {sp / cf->SP, pt / (cf->sh.OW * cf->sh.OH),
-                 (pt / cf->sh.OW) % cf->sh.OH, pt % cf->sh.OW};
-    return p;
-}
-
-static void next_point(const gemm_conv_conf_t *cf, point_t *p) {
-    if (++p->ow < cf->sh.OW)
-        return;
-    p->ow = 0;
-    if (++p->oh < cf->sh.OH)
-        return;
-    p->oh = 0;
-    if (++p->od < cf->sh.OD)
-        return;
-    p->od = 0;
-    p->img++;
-}
-
 /* Channels-last dst: row (sp - sp0) of col holds the K values of point sp
  * (point sp % SP of the image sp / SP after the call's first, under
  * batch_rows). */
@@ -218,25 +194,26 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                         (cf->sh.IW == 1 || s[CONV_W] == cf->sh.ICg) &&
                         cf->DW == 1;
     const size_t kw_bytes = (size_t)(cf->sh.KW * cf->sh.ICg) * esz;
-    point_t p = point_of(cf, sp_begin);
-    for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++, next_point(cf, &p)) {
+    gemm_conv_point_t p = gemm_conv_point_of(cf, sp_begin);
+    for (tsr_dim_t sp = sp_begin; sp < sp_end;
+         sp++, gemm_conv_next_point(cf, &p)) {
         const char *src_n = gt->src_ng + (size_t)(p.img * s[CONV_N]) * esz;
         char *row = col + (size_t)((sp - sp0) * cf->col_ld) * esz;
         if (cf->col_ld > cf->K)
             memset(row + (size_t)cf->K * esz, 0,
                    (size_t)(cf->col_ld - cf->K) * esz);
+        tsr_dim_t id0, ih0, shift;
+        gemm_conv_src_origin(cf, &p, &id0, &ih0, &shift);
         /* Dense w: the kw taps inside the input, [kb, ke), are the same
          * for every kernel row. */
-        const tsr_dim_t shift = p.ow * cf->sh.KSW - cf->sh.padL;
         tsr_dim_t kb, ke;
         valid_range(cf->sh.KW, 1, shift, cf->sh.IW, &kb, &ke);
         const int all_kw = kb == 0 && ke == cf->sh.KW;
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
-            const tsr_dim_t id = p.od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
+            const tsr_dim_t id = id0 + kd * cf->DD;
             for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++) {
-                const tsr_dim_t ih =
-                        p.oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
+                const tsr_dim_t ih = ih0 + kh * cf->DH;
                 const int row_inside =
                         id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH;
                 if (dense_w) {
@@ -261,8 +238,7 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
                     continue;
                 }
                 for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, kidx++) {
-                    const tsr_dim_t iw =
-                            p.ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
+                    const tsr_dim_t iw = shift + kw * cf->DW;
                     char *out =
                             row + (size_t)gemm_conv_k_index(cf, kidx, 0) * esz;
                     if (!row_inside || iw < 0 || iw >= cf->sh.IW) {

@@ -301,18 +301,16 @@ typedef struct {
 static void add_back_padding(const store_ctx_t *s, tsr_dim_t sp, tsr_dim_t oc0,
                              int64_t n, uint32_t *acc) {
     const gemm_conv_conf_t *cf = &s->sc->cf;
-    const tsr_dim_t ow = sp % cf->sh.OW, oh = (sp / cf->sh.OW) % cf->sh.OH,
-                    od = sp / (cf->sh.OW * cf->sh.OH);
+    const gemm_conv_point_t p = gemm_conv_point_of(cf, sp);
+    tsr_dim_t id0, ih0, iw0;
+    gemm_conv_src_origin(cf, &p, &id0, &ih0, &iw0);
     tsr_dim_t kidx = 0;
     for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
-        const tsr_dim_t id = od * cf->sh.KSD - cf->sh.padF + kd * cf->DD;
+        const tsr_dim_t id = id0 + kd * cf->DD;
         for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++) {
-            const tsr_dim_t ih = oh * cf->sh.KSH - cf->sh.padT + kh * cf->DH;
+            const tsr_dim_t ih = ih0 + kh * cf->DH;
             for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, kidx++) {
-                const tsr_dim_t iw =
-                        ow * cf->sh.KSW - cf->sh.padL + kw * cf->DW;
-                if (id >= 0 && id < cf->sh.ID && ih >= 0 && ih < cf->sh.IH &&
-                    iw >= 0 && iw < cf->sh.IW)
+                if (gemm_conv_src_inside(cf, id, ih, iw0 + kw * cf->DW))
                     continue;
                 for (tsr_dim_t ic = 0; ic < cf->sh.ICg; ic++) {
                     const uint32_t zp =
@@ -416,22 +414,22 @@ static int64_t conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     const gemm_conv_conf_t *cf = t->cf;
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t *s = cf->src_s;
-    /* Each point's source origin (id, ih, iw of tap 0) and its address. */
+    /* Each point's source origin (tap 0), its image's source and, while
+     * every tap of every point so far lies inside, its address. */
     tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
-    const uint8_t *at0[MAX_MR];
+    const uint8_t *img[MAX_MR], *at0[MAX_MR];
     int interior = m == mr;
-    for (int64_t i = 0; i < m; i++) {
-        const tsr_dim_t r = t->sp0 + m0 + i, sp = r % cf->SP;
-        id0[i] = sp / (sh->OH * sh->OW) * sh->KSD - sh->padF;
-        ih0[i] = (sp / sh->OW) % sh->OH * sh->KSH - sh->padT;
-        iw0[i] = sp % sh->OW * sh->KSW - sh->padL;
+    gemm_conv_point_t p = gemm_conv_point_of(cf, t->sp0 + m0);
+    for (int64_t i = 0; i < m; i++, gemm_conv_next_point(cf, &p)) {
+        gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
+        img[i] = t->src_g + (t->n + p.img) * s[CONV_N];
+        interior = interior &&
+                   gemm_conv_src_inside(cf, id0[i], ih0[i], iw0[i]) &&
+                   gemm_conv_src_inside(cf, id0[i] + (sh->KD - 1) * cf->DD,
+                                        ih0[i] + (sh->KH - 1) * cf->DH,
+                                        iw0[i] + (sh->KW - 1) * cf->DW);
         /* Only formed for interior points: the others may lie outside. */
-        interior = interior && id0[i] >= 0 &&
-                   id0[i] + (sh->KD - 1) * cf->DD < sh->ID && ih0[i] >= 0 &&
-                   ih0[i] + (sh->KH - 1) * cf->DH < sh->IH && iw0[i] >= 0 &&
-                   iw0[i] + (sh->KW - 1) * cf->DW < sh->IW;
-        at0[i] = interior ? t->src_g + (t->n + r / cf->SP) * s[CONV_N] +
-                                    id0[i] * s[CONV_D] + ih0[i] * s[CONV_H] +
+        at0[i] = interior ? img[i] + id0[i] * s[CONV_D] + ih0[i] * s[CONV_H] +
                                     iw0[i] * s[CONV_W]
                           : NULL;
     }
@@ -459,12 +457,10 @@ static int64_t conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                     const tsr_dim_t id = id0[i] + kd * cf->DD,
                                     ih = ih0[i] + kh * cf->DH,
                                     iw = iw0[i] + kw * cf->DW;
-                    if (id < 0 || id >= sh->ID || ih < 0 || ih >= sh->IH ||
-                        iw < 0 || iw >= sh->IW)
+                    if (!gemm_conv_src_inside(cf, id, ih, iw))
                         continue;
-                    const tsr_dim_t r = t->sp0 + m0 + i;
-                    row[i] = t->src_g + (t->n + r / cf->SP) * s[CONV_N] +
-                             id * s[CONV_D] + ih * s[CONV_H] + iw * s[CONV_W];
+                    row[i] = img[i] + id * s[CONV_D] + ih * s[CONV_H] +
+                             iw * s[CONV_W];
                     any = 1;
                 }
                 if (any)
