@@ -171,14 +171,23 @@ static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
 #define TILE_LD_PAD 16
 
 /* The taps listed for each row tile of an mc block (mc / mr tiles): their
- * count, tap indices (an int32_t per tap), then the row pointers. */
-static int64_t taps_table_bytes(const tsr_gemm_s8_kernel_t *kern, int64_t mc,
-                                int64_t ntaps) {
+ * count (an int64_t per tile), tap indices (an int32_t per tap) from
+ * ids_at, then the row pointers from rows_at; `bytes` in all, for up to
+ * ntaps taps. */
+typedef struct {
+    int64_t ids_at, rows_at, bytes;
+} taps_table_t;
+
+static taps_table_t taps_table(const tsr_gemm_s8_kernel_t *kern, int64_t mc,
+                               int64_t ntaps) {
     const int64_t tiles = tsr_div_up(mc, kern->mr);
     const int64_t n = TSR_MIN(ntaps, TSR_GEMM_S8_MAX_TAPS);
-    return tiles * (int64_t)sizeof(int64_t) +
-           tsr_rnd_up(tiles * n * (int64_t)sizeof(int32_t), 64) +
-           tiles * n * kern->mr * (int64_t)sizeof(const uint8_t *);
+    taps_table_t t;
+    t.ids_at = tiles * (int64_t)sizeof(int64_t);
+    t.rows_at = t.ids_at + tsr_rnd_up(tiles * n * (int64_t)sizeof(int32_t), 64);
+    t.bytes =
+            t.rows_at + tiles * n * kern->mr * (int64_t)sizeof(const uint8_t *);
+    return t;
 }
 
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
@@ -206,7 +215,7 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
     l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
     if (kern->ukr_taps) /* the A block, or the taps table of a_taps */
-        l.a_bytes = TSR_MAX(l.a_bytes, taps_table_bytes(kern, mc, K / 4));
+        l.a_bytes = TSR_MAX(l.a_bytes, taps_table(kern, mc, K / 4).bytes);
     l.init_bytes = tsr_rnd_up(nc * (int64_t)sizeof(int32_t), 64);
     l.work_bytes = tsr_rnd_up(mc * nc * (int64_t)sizeof(float), 64);
     l.c_bytes = c_in_scratch ? tsr_rnd_up(mc * (nc + TILE_LD_PAD) *
@@ -377,14 +386,11 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
-    const int64_t tiles = tsr_div_up(mc, mr);
-    int64_t *listed = (int64_t *)(ws + l.b_bytes);
-    int32_t *tap_ids = (int32_t *)(listed + tiles);
-    const uint8_t **rows =
-            (const uint8_t **)((char *)tap_ids +
-                               tsr_rnd_up(tiles * tp->ntaps *
-                                                  (int64_t)sizeof(int32_t),
-                                          64));
+    const taps_table_t tt = taps_table(kern, mc, tp->ntaps);
+    char *table = ws + l.b_bytes;
+    int64_t *listed = (int64_t *)table;
+    int32_t *tap_ids = (int32_t *)(table + tt.ids_at);
+    const uint8_t **rows = (const uint8_t **)(table + tt.rows_at);
     float *work = (float *)(ws + l.b_bytes + l.a_bytes + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
     const int64_t panel_bytes = K * nr;
