@@ -135,46 +135,10 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
     "vpmaddwd %[ones], %[t], %[t]\n\t"                                         \
     "vpaddd %[t], %[" acc1 "], %[" acc1 "]\n\t"
 
-/* Three rows of one K step with A in place: row r (r < 3) at
- * rows_a + r * lda adds its quad's products with (b0, b1) to (xr0, xr1). */
-#define TSR_A_ROWS_STEP3(rows_a, x00, x01, x10, x11, x20, x21)                 \
-    __asm__(TSR_A_ROW_ASM("(%[a])", "r00", "r01")                              \
-                    TSR_A_ROW_ASM("(%[a],%[lda],1)", "r10", "r11")             \
-                            TSR_A_ROW_ASM("(%[a],%[lda],2)", "r20", "r21")     \
-            : [r00] "+x"(x00), [r01] "+x"(x01), [r10] "+x"(x10),               \
-              [r11] "+x"(x11), [r20] "+x"(x20), [r21] "+x"(x21),               \
-              [av] "=&x"(av), [t] "=&x"(t)                                     \
-            : [a] "r"(rows_a), [lda] "r"(lda), [b0] "x"(b0), [b1] "x"(b1),     \
-              [ones] "m"(*(const __m256i *)ones16))
-
-/* The full tile with A read in place. Its K step is written out: with a
- * row stride in a register GCC hoists the six broadcasts or keeps half the
- * accumulators in memory; here each row's broadcast feeds its products
- * straight away and the 12 accumulators, 2 B vectors, the broadcast and
- * one product use the 16 registers exactly. */
-void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
-                                           int64_t lda, const void *b_,
-                                           int accumulate, const int32_t *init,
-                                           int32_t *c, int64_t ldc, int64_t n) {
-    const uint8_t *a = a_;
-    const int8_t *b = b_;
-    TSR_UKR_ZERO_ACCS;
-    for (int64_t p = 0; p < kgroups; ++p) {
-        const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
-        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
-        __m256i av, t;
-        TSR_A_ROWS_STEP3(a, c00, c01, c10, c11, c20, c21);
-        TSR_A_ROWS_STEP3(a + 3 * lda, c30, c31, c40, c41, c50, c51);
-        a += 4;
-        b += NR * 4;
-    }
-    store_tile_6x16(accumulate, init, c, ldc, MR, n, c00, c01, c10, c11, c20,
-                    c21, c30, c31, c40, c41, c50, c51);
-}
-
-/* Three rows of one K step of a tap, row r (r < 3) at its own pointer
- * p<r> plus the step's offset k. */
-#define TSR_TAP_ROWS_STEP3(p0, p1, p2, x00, x01, x10, x11, x20, x21)           \
+/* Three rows of one K step with A in place: row r (r < 3) at its own
+ * pointer p<r> plus the step's offset k adds its quad's products with
+ * (b0, b1) to (xr0, xr1). */
+#define TSR_ROWS_STEP3(p0, p1, p2, x00, x01, x10, x11, x20, x21)               \
     __asm__(TSR_A_ROW_ASM("(%[q0],%[k],1)", "r00", "r01")                      \
                     TSR_A_ROW_ASM("(%[q1],%[k],1)", "r10", "r11")              \
                             TSR_A_ROW_ASM("(%[q2],%[k],1)", "r20", "r21")      \
@@ -185,12 +149,37 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
               [b0] "x"(b0), [b1] "x"(b1),                                      \
               [ones] "m"(*(const __m256i *)ones16))
 
-/* One row of one K step of a tap. */
-#define TSR_TAP_ROW1(p0, x00, x01)                                             \
+/* One row of one K step with A in place. */
+#define TSR_ROW1(p0, x00, x01)                                                 \
     __asm__(TSR_A_ROW_ASM("(%[q0],%[k],1)", "r00", "r01")                      \
             : [r00] "+x"(x00), [r01] "+x"(x01), [av] "=&x"(av), [t] "=&x"(t)   \
             : [q0] "r"(p0), [k] "r"(k), [b0] "x"(b0), [b1] "x"(b1),            \
               [ones] "m"(*(const __m256i *)ones16))
+
+/* The full tile with A read in place, row r at a + r * lda. Its K step is
+ * written out: with a row stride in a register GCC hoists the six
+ * broadcasts or keeps half the accumulators in memory; here each row's
+ * broadcast feeds its products straight away and the 12 accumulators, 2 B
+ * vectors, the broadcast and one product use the 16 registers exactly. */
+void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
+                                           int64_t lda, const void *b_,
+                                           int accumulate, const int32_t *init,
+                                           int32_t *c, int64_t ldc, int64_t n) {
+    const uint8_t *a = a_;
+    const int8_t *b = b_;
+    TSR_UKR_ZERO_ACCS;
+    for (int64_t k = 0; k < kgroups * 4; k += 4) {
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
+        __m256i av, t;
+        TSR_ROWS_STEP3(a, a + lda, a + 2 * lda, c00, c01, c10, c11, c20, c21);
+        TSR_ROWS_STEP3(a + 3 * lda, a + 4 * lda, a + 5 * lda, c30, c31, c40,
+                       c41, c50, c51);
+        b += NR * 4;
+    }
+    store_tile_6x16(accumulate, init, c, ldc, MR, n, c00, c01, c10, c11, c20,
+                    c21, c30, c31, c40, c41, c50, c51);
+}
 
 /* The taps kernel over its first `rows` rows (1 to 6, a literal): a
  * tile of fewer rows than six computes only the rows it needs, so a
@@ -205,19 +194,19 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
             const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));  \
             __m256i av, t;                                                     \
             if ((rows) >= 3)                                                   \
-                TSR_TAP_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20,  \
-                                   c21);                                       \
+                TSR_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20,      \
+                               c21);                                           \
             else                                                               \
-                TSR_TAP_ROW1(r[0], c00, c01);                                  \
+                TSR_ROW1(r[0], c00, c01);                                      \
             if ((rows) == 2)                                                   \
-                TSR_TAP_ROW1(r[1], c10, c11);                                  \
+                TSR_ROW1(r[1], c10, c11);                                      \
             if ((rows) == 6)                                                   \
-                TSR_TAP_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50,  \
-                                   c51);                                       \
+                TSR_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50,      \
+                               c51);                                           \
             else if ((rows) >= 4)                                              \
-                TSR_TAP_ROW1(r[3], c30, c31);                                  \
+                TSR_ROW1(r[3], c30, c31);                                      \
             if ((rows) == 5)                                                   \
-                TSR_TAP_ROW1(r[4], c40, c41);                                  \
+                TSR_ROW1(r[4], c40, c41);                                      \
             b += NR * 4;                                                       \
         }                                                                      \
     }                                                                          \
