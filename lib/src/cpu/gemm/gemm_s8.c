@@ -327,8 +327,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             args->a_dt == tsr_s8;
-        /* Full tiles of u8 rows read A in place (K quads need no shift and
-         * lie in each row); the rest is packed. */
+        /* u8 rows read A in place (K quads need no shift and lie in each
+         * row); otherwise A is packed. */
         const int a_in_place = kb->ukr_a_rows && a_u8 && !args->transa &&
                                (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
@@ -341,11 +341,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
             for (int64_t pc = 0; pc < TSR_MAX(K, 1); pc += kc) {
                 const int64_t kcur = TSR_MIN(kc, K - pc);
                 const int64_t kgroups = tsr_div_up(kcur, g);
-                const int64_t m_direct = a_in_place ? mcur / mr * mr : 0;
                 const char *a_block = A + (ic * a_sx + pc * a_sp);
-                if (kcur > 0 && m_direct < mcur)
-                    kb->pack(kb->layout, 1, a_u8, a_block + m_direct * a_sx,
-                             a_sx, a_sp, mcur - m_direct, kcur, mr, pack_a);
+                if (kcur > 0 && !a_in_place)
+                    kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
+                             kcur, mr, pack_a);
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
                     const int64_t n = TSR_MIN(nr, ncur - jr);
                     const char *pb =
@@ -354,13 +353,12 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         int32_t *c = tile + ir * ld + jr;
-                        if (ir < m_direct) {
+                        if (a_in_place) {
                             kb->ukr_a_rows(kgroups, a_block + ir * a_sx, a_sx,
-                                           pb, pc > 0, col, c, ld, n);
+                                           pb, pc > 0, col, c, ld, m, n);
                             continue;
                         }
-                        const char *pa =
-                                pack_a + (ir - m_direct) * kgroups * g * esz;
+                        const char *pa = pack_a + ir * kgroups * g * esz;
                         const tsr_gemm_s8_ukr_fn ukr =
                                 m < mr && kb->ukr_tail ? kb->ukr_tail : kb->ukr;
                         ukr(kgroups, pa, pb, pc > 0, col, c, ld, m, n);

@@ -34,13 +34,14 @@ typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
                                    const int32_t *init, int32_t *c, int64_t ldc,
                                    int64_t m, int64_t n);
 
-/* The same on a full tile (m == mr) whose A is read in place: u8 rows of
- * at least 4 * kgroups values, row i at a + i * lda (no packing, no
- * shift: the u8 x s8 quad layout with a u8 source). */
+/* The same with A read in place: u8 rows of at least 4 * kgroups values,
+ * row i < m at a + i * lda (no packing, no shift: the u8 x s8 quad layout
+ * with a u8 source); rows past m are not read. */
 typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
                                           int64_t lda, const void *b,
                                           int accumulate, const int32_t *init,
-                                          int32_t *c, int64_t ldc, int64_t n);
+                                          int32_t *c, int64_t ldc, int64_t m,
+                                          int64_t n);
 
 /* The product of a full-width tile over a list of taps, A given by row
  * pointers: for each listed tap i (taps[i], in increasing order), row r
@@ -148,7 +149,8 @@ void tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2(int64_t kgroups, const void *a,
 void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a,
                                            int64_t lda, const void *b,
                                            int accumulate, const int32_t *init,
-                                           int32_t *c, int64_t ldc, int64_t n);
+                                           int32_t *c, int64_t ldc, int64_t m,
+                                           int64_t n);
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          const uint8_t *const *rows,
                                          int64_t kgroups, const void *b,

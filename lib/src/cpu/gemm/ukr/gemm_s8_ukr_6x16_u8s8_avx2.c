@@ -156,59 +156,95 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
             : [q0] "r"(p0), [k] "r"(k), [b0] "x"(b0), [b1] "x"(b1),            \
               [ones] "m"(*(const __m256i *)ones16))
 
-/* The full tile with A read in place, row r at a + r * lda. Its K step is
- * written out: with a row stride in a register GCC hoists the six
- * broadcasts or keeps half the accumulators in memory; here each row's
- * broadcast feeds its products straight away and the 12 accumulators, 2 B
- * vectors, the broadcast and one product use the 16 registers exactly. */
+/* One K step (offset k) of an in-place tile over its first `rows` rows
+ * (1 to 6, a literal), row i of A at ROW(i). The step is written out in
+ * assembly: with a row stride in a register GCC hoists the six broadcasts
+ * or keeps half the accumulators in memory; here each row's broadcast
+ * feeds its products straight away and the 12 accumulators, 2 B vectors,
+ * the broadcast and one product use the 16 registers exactly. */
+#define TSR_IN_PLACE_STEP(rows, ROW)                                           \
+    do {                                                                       \
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);             \
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));      \
+        __m256i av, t;                                                         \
+        if ((rows) >= 3)                                                       \
+            TSR_ROWS_STEP3(ROW(0), ROW(1), ROW(2), c00, c01, c10, c11, c20,    \
+                           c21);                                               \
+        else                                                                   \
+            TSR_ROW1(ROW(0), c00, c01);                                        \
+        if ((rows) == 2)                                                       \
+            TSR_ROW1(ROW(1), c10, c11);                                        \
+        if ((rows) == 6)                                                       \
+            TSR_ROWS_STEP3(ROW(3), ROW(4), ROW(5), c30, c31, c40, c41, c50,    \
+                           c51);                                               \
+        else if ((rows) >= 4)                                                  \
+            TSR_ROW1(ROW(3), c30, c31);                                        \
+        if ((rows) == 5)                                                       \
+            TSR_ROW1(ROW(4), c40, c41);                                        \
+        b += NR * 4;                                                           \
+    } while (0)
+
+/* A tile with A read in place over its first `rows` rows (a literal),
+ * row r at a + r * lda: a tile of fewer than six rows computes only the
+ * rows it has, with no packing. */
+#define TSR_LDA_ROW(i) (a + (i)*lda)
+#define TSR_A_ROWS_BODY(rows)                                                  \
+    TSR_UKR_ZERO_ACCS;                                                         \
+    for (int64_t k = 0; k < kgroups * 4; k += 4)                               \
+        TSR_IN_PLACE_STEP(rows, TSR_LDA_ROW);                                  \
+    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,   \
+                    c21, c30, c31, c40, c41, c50, c51);
+
+/* Expands BODY(rows) with the literal row count m (1 to 6). */
+#define TSR_BY_ROWS(BODY)                                                      \
+    switch (m) {                                                               \
+    case 1: {                                                                  \
+        BODY(1);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 2: {                                                                  \
+        BODY(2);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 3: {                                                                  \
+        BODY(3);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 4: {                                                                  \
+        BODY(4);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 5: {                                                                  \
+        BODY(5);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    default: {                                                                 \
+        BODY(6);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    }
+
 void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
                                            int64_t lda, const void *b_,
                                            int accumulate, const int32_t *init,
-                                           int32_t *c, int64_t ldc, int64_t n) {
+                                           int32_t *c, int64_t ldc, int64_t m,
+                                           int64_t n) {
     const uint8_t *a = a_;
     const int8_t *b = b_;
-    TSR_UKR_ZERO_ACCS;
-    for (int64_t k = 0; k < kgroups * 4; k += 4) {
-        const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);
-        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));
-        __m256i av, t;
-        TSR_ROWS_STEP3(a, a + lda, a + 2 * lda, c00, c01, c10, c11, c20, c21);
-        TSR_ROWS_STEP3(a + 3 * lda, a + 4 * lda, a + 5 * lda, c30, c31, c40,
-                       c41, c50, c51);
-        b += NR * 4;
-    }
-    store_tile_6x16(accumulate, init, c, ldc, MR, n, c00, c01, c10, c11, c20,
-                    c21, c30, c31, c40, c41, c50, c51);
+    TSR_BY_ROWS(TSR_A_ROWS_BODY)
 }
 
 /* The taps kernel over its first `rows` rows (1 to 6, a literal): a
  * tile of fewer rows than six computes only the rows it needs, so a
  * 49-point image (7 x 7) costs 49 rows of work, not 54. */
+#define TSR_TAP_ROW(i) r[i]
 #define TSR_TAPS_BODY(rows)                                                    \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
         const uint8_t *const *r = rows_ + tap * MR;                            \
         const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;   \
-        for (int64_t k = 0; k < kgroups * 4; k += 4) {                         \
-            const __m256i b0 = _mm256_loadu_si256((const __m256i *)b);         \
-            const __m256i b1 = _mm256_loadu_si256((const __m256i *)(b + 32));  \
-            __m256i av, t;                                                     \
-            if ((rows) >= 3)                                                   \
-                TSR_ROWS_STEP3(r[0], r[1], r[2], c00, c01, c10, c11, c20,      \
-                               c21);                                           \
-            else                                                               \
-                TSR_ROW1(r[0], c00, c01);                                      \
-            if ((rows) == 2)                                                   \
-                TSR_ROW1(r[1], c10, c11);                                      \
-            if ((rows) == 6)                                                   \
-                TSR_ROWS_STEP3(r[3], r[4], r[5], c30, c31, c40, c41, c50,      \
-                               c51);                                           \
-            else if ((rows) >= 4)                                              \
-                TSR_ROW1(r[3], c30, c31);                                      \
-            if ((rows) == 5)                                                   \
-                TSR_ROW1(r[4], c40, c41);                                      \
-            b += NR * 4;                                                       \
-        }                                                                      \
+        for (int64_t k = 0; k < kgroups * 4; k += 4)                           \
+            TSR_IN_PLACE_STEP(rows, TSR_TAP_ROW);                              \
     }                                                                          \
     store_tile_6x16(0, init, c, ldc, m, n, c00, c01, c10, c11, c20, c21, c30,  \
                     c31, c40, c41, c50, c51);
@@ -218,32 +254,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          int64_t kgroups, const void *b_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n) {
-    switch (m) {
-    case 1: {
-        TSR_TAPS_BODY(1);
-        break;
-    }
-    case 2: {
-        TSR_TAPS_BODY(2);
-        break;
-    }
-    case 3: {
-        TSR_TAPS_BODY(3);
-        break;
-    }
-    case 4: {
-        TSR_TAPS_BODY(4);
-        break;
-    }
-    case 5: {
-        TSR_TAPS_BODY(5);
-        break;
-    }
-    default: {
-        TSR_TAPS_BODY(6);
-        break;
-    }
-    }
+    TSR_BY_ROWS(TSR_TAPS_BODY)
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {
