@@ -5,16 +5,19 @@
  * mixed signs over long K, a sum that wraps), narrow B (the AVX2 quad
  * kernel's domain) up to its edge and one past it, the few-rows path (M <= 4,
  * B as stored), the epilogue callback with the caller's C and with C in
- * scratch, prepacked B, A given by taps (where the kernel takes them),
- * user scratch, thread teams, the column-sum helper and argument checks.
- * Whichever kernel the CPU (capped by TSR_MAX_CPU_ISA) selects is the one
- * tested. */
+ * scratch (and next to it the kernels' common store into dst), prepacked B, A
+ * given by taps (where the kernel takes them), user scratch, thread teams, the
+ * column-sum helper and argument checks. Whichever kernel the CPU (capped by
+ * TSR_MAX_CPU_ISA) selects is the one tested. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "common/data_type.h"
+#include "common/isa.h"
 #include "cpu/gemm/gemm_s8.h"
 #include "cpu/gemm/gemm_s8_impl.h"
 
@@ -298,6 +301,95 @@ static void run_prepacked(const buffers_t *b, int32_t *C) {
     free(packed);
 }
 
+/* The common store into dst (tsr_gemm_s8_args_t.dst_store) next to the
+ * callback: every element reaches exactly one of them, the dst elements
+ * hold the form's result and the rest of dst stays untouched. Two forms:
+ * plain f32 and u8 with per-column scales, bias and a ReLU. The store is
+ * AVX2 code: other CPUs skip it. */
+static void check_dst_store(const buffers_t *b, tsr_gemm_s8_args_t args,
+                            const char *mode) {
+    if (!tsr_mayiuse(tsr_cpu_isa_avx2))
+        return;
+    const int64_t M = b->p.M, N = b->p.N, ldd = N + 3;
+    float *bias = malloc(sizeof(float) * (size_t)(N + 1));
+    float *scale = malloc(sizeof(float) * (size_t)(N + 1));
+    for (int64_t n = 0; n < N; ++n) {
+        bias[n] = (float)(n % 7) - 3.f;
+        scale[n] = 0.5f + 0.25f * (float)(n % 3);
+    }
+    for (int u8 = 0; u8 < 2; ++u8) {
+        const tsr_data_type_t dt = u8 ? tsr_u8 : tsr_f32;
+        tsr_epilogue_fused_plan_t plan;
+        memset(&plan, 0, sizeof(plan));
+        plan.ok = 1;
+        if (u8) {
+            plan.legacy = plan.with_bias = plan.oscale_per_channel = 1;
+            plan.nops = 1;
+            plan.p1[0] = 1.f; /* ReLU, alpha 0, scale 1 */
+        }
+        tsr_epilogue_common_t cs;
+        memset(&cs, 0, sizeof(cs));
+        cs.f.plan = &plan;
+        cs.f.bias = u8 ? bias : NULL;
+        cs.f.oscale = u8 ? scale : NULL;
+        const int form = tsr_epilogue_common_form(&plan, dt, tsr_round_nearest);
+        if (!CHECK(form > 0))
+            break;
+        cs.rows16 = tsr_epilogue_common_rows16_avx2(dt, form);
+        cs.hi = tsr_dt_max_f32(dt);
+        cs.dt_bytes = u8 ? 1 : 4;
+        const size_t dst_bytes = (size_t)(M * ldd * cs.dt_bytes + 1);
+        unsigned char *dst = malloc(dst_bytes);
+        memset(dst, 0xa5, dst_bytes);
+        const tsr_gemm_s8_dst_t ds = {&cs, dst, ldd};
+        int32_t *out = new_c(b);
+        int *visits = calloc((size_t)(M * b->ldc + 1), sizeof(int));
+        collect_t ctx = {out, visits, b->ldc};
+        tsr_gemm_s8_args_t a = args;
+        a.C = NULL;
+        a.epilogue = collect_tile;
+        a.epilogue_ctx = &ctx;
+        a.dst_store = &ds;
+        int64_t bad = 0;
+        if (CHECK(tsr_gemm_s8(&a) == tsr_success))
+            for (int64_t m = 0; m < M; ++m)
+                for (int64_t n = 0; n < ldd; ++n) {
+                    const unsigned char *d = dst + (m * ldd + n) * cs.dt_bytes;
+                    const int untouched =
+                            d[0] == 0xa5 && d[cs.dt_bytes - 1] == 0xa5;
+                    if (n >= N || visits[m * b->ldc + n]) {
+                        bad += !untouched ||
+                               (n < N &&
+                                (visits[m * b->ldc + n] != 1 ||
+                                 out[m * b->ldc + n] != b->ref[m * N + n]));
+                        continue;
+                    }
+                    float v = (float)b->ref[m * N + n];
+                    if (!u8) {
+                        float got;
+                        memcpy(&got, d, sizeof(got));
+                        bad += got != v;
+                        continue;
+                    }
+                    v = (v + bias[n]) * scale[n];
+                    v = v > 0.f ? v : 0.f;
+                    v = v < 255.f ? nearbyintf(v) : 255.f;
+                    bad += d[0] != (unsigned char)v;
+                }
+        static int reported = 0;
+        if (!CHECK(bad == 0) && ++reported <= 10) {
+            printf("  %s, dst store %s: %lld wrong elements\n", mode,
+                   u8 ? "u8" : "f32", (long long)bad);
+            describe(&b->p);
+        }
+        free(visits);
+        free(out);
+        free(dst);
+    }
+    free(scale);
+    free(bias);
+}
+
 /* The call with C == NULL and the epilogue collecting the tiles: they
  * hold the reference and visit every element once. */
 static void check_in_scratch(const buffers_t *b, tsr_gemm_s8_args_t args,
@@ -317,6 +409,7 @@ static void check_in_scratch(const buffers_t *b, tsr_gemm_s8_args_t args,
     CHECK(wrong_visits == 0);
     free(visits);
     free(out);
+    check_dst_store(b, args, mode);
 }
 
 /* Runs the problem with the caller's C, then with C == NULL and the

@@ -519,6 +519,33 @@ static int fused_args(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
     return 1;
 }
 
+int tsr_epilogue_common_form(const tsr_epilogue_fused_plan_t *p,
+                             tsr_data_type_t dt, tsr_round_mode_t mode) {
+    if (!p->ok || (dt != tsr_f32 && ((dt != tsr_u8 && dt != tsr_s8) ||
+                                     mode != tsr_round_nearest)))
+        return 0;
+    const int relu0 =
+            p->nops == 1 && !p->is_sum[0] && p->p0[0] == 0.f && p->p1[0] == 1.f;
+    if (p->nops > 1 || (p->nops == 1 && !relu0))
+        return 0;
+    return 1 + (p->legacy << 2 | p->with_bias << 1 | relu0);
+}
+
+int tsr_epilogue_common_init(const tsr_epilogue_t *ep,
+                             const tsr_epilogue_rt_t *rt, const tsr_dim_t *pos0,
+                             tsr_epilogue_common_t *cs) {
+    const int form =
+            tsr_epilogue_common_form(&ep->fused, ep->dst_dt, ep->round_mode);
+    if (!form || !fused_args(ep, rt, 1, pos0, ep->channel_dim, 1, &cs->f))
+        return 0;
+    cs->rows16 = tsr_epilogue_common_rows16_avx2(ep->dst_dt, form);
+    cs->src_scale = ep->fused.with_src_scale;
+    cs->wei_scale = ep->fused.with_wei_scale;
+    cs->hi = tsr_dt_max_f32(ep->dst_dt);
+    cs->dt_bytes = (int64_t)tsr_data_type_size(ep->dst_dt);
+    return 1;
+}
+
 /* Runs the fused kernel when the plan and the call allow it. */
 static int try_fused(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
                      float *acc, int64_t acc_ld, int64_t m, int64_t n,

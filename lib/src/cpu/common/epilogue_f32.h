@@ -61,6 +61,31 @@ typedef struct {
     float bias_c, oscale_c, src_scale, wei_scale_c;
 } tsr_epilogue_fused_args_t;
 
+/* The common form of the fused plan for int8 kernels that store tile by
+ * tile as they finish: scales and bias, then at most a ReLU with alpha 0
+ * and scale 1, from s32 sums into an f32, u8 or s8 dst whose channels are
+ * at stride 1 (u8 and s8 rounding to nearest). rows16 takes m rows of 16
+ * sums (row stride 16) of the channels from col on and stores them at
+ * dst, rows dst_ld bytes apart, with the results of
+ * tsr_epilogue_apply_rows_s32. Built per call by tsr_epilogue_common_init;
+ * AVX2 only. */
+typedef struct tsr_epilogue_common tsr_epilogue_common_t;
+typedef void (*tsr_epilogue_rows16_fn)(const tsr_epilogue_common_t *cs,
+                                       int64_t col, const int32_t *acc,
+                                       int64_t m, char *dst, int64_t dst_ld);
+struct tsr_epilogue_common {
+    tsr_epilogue_fused_args_t f; /* operands from the call's first channel */
+    tsr_epilogue_rows16_fn rows16;
+    int src_scale, wei_scale; /* the plan's flags */
+    float hi;                 /* dt's largest value */
+    int64_t dt_bytes;         /* dt's size */
+};
+
+/* Which common form the plan has for this dst: 1 + (legacy, bias, relu0)
+ * as bits, or 0 for none. */
+int tsr_epilogue_common_form(const tsr_epilogue_fused_plan_t *p,
+                             tsr_data_type_t dt, tsr_round_mode_t mode);
+
 typedef struct {
     int ndims, channel_dim;
     tsr_dim_t dims[TSR_MAX_NDIMS];
@@ -102,6 +127,13 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
                                const tsr_memory_desc_t *bias_md,
                                int channel_dim, int64_t wei_scale_div,
                                int64_t wei_scale_mod);
+
+/* The common form for runs along the channel from position pos0 (its
+ * channel the first column), when the epilogue has one and AVX2 runs it;
+ * returns 0 otherwise. */
+int tsr_epilogue_common_init(const tsr_epilogue_t *ep,
+                             const tsr_epilogue_rt_t *rt, const tsr_dim_t *pos0,
+                             tsr_epilogue_common_t *cs);
 
 /* A primitive's own tsr_epilogue_init call from its pd (which dst dim is
  * the channel, the form of its weights scales mask). */
@@ -180,6 +212,10 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                       int64_t m, int64_t n, tsr_data_type_t dt,
                                       tsr_round_mode_t mode, void *dst,
                                       int64_t dst_ld);
+/* The rows16 of the common form `form` (tsr_epilogue_common_form) into
+ * dt. */
+tsr_epilogue_rows16_fn tsr_epilogue_common_rows16_avx2(tsr_data_type_t dt,
+                                                       int form);
 /* v = scale * (old - zp) + v */
 void tsr_epilogue_sum_avx2(float *v, int64_t n, const float *old, float scale,
                            float zp);

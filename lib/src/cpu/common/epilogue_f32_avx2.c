@@ -123,15 +123,15 @@ static inline fused_cols_t fused_cols(const tsr_epilogue_fused_args_t *f,
  * reference's order; the flags are the plan's, or constants where a caller
  * is compiled per form. */
 static inline __attribute__((always_inline)) __m256
-scale_bias_8(const fused_consts_t *k, const fused_cols_t *c, __m256 v,
-             int legacy, int bias, int src_scale, int wei_scale) {
+scale_bias_8(__m256 src_scale_v, const fused_cols_t *c, __m256 v, int legacy,
+             int bias, int src_scale, int wei_scale) {
     if (legacy) {
         if (bias)
             v = _mm256_add_ps(v, c->bias);
         return _mm256_mul_ps(v, c->oscale);
     }
     if (src_scale)
-        v = _mm256_mul_ps(v, k->src_scale);
+        v = _mm256_mul_ps(v, src_scale_v);
     if (wei_scale)
         v = _mm256_mul_ps(v, c->wei_scale);
     if (bias)
@@ -143,8 +143,8 @@ scale_bias_8(const fused_consts_t *k, const fused_cols_t *c, __m256 v,
 static inline __m256 fused_8(const fused_consts_t *k, const fused_cols_t *c,
                              __m256 v, const float *old) {
     const tsr_epilogue_fused_plan_t *p = &k->p;
-    v = scale_bias_8(k, c, v, p->legacy, p->with_bias, p->with_src_scale,
-                     p->with_wei_scale);
+    v = scale_bias_8(k->src_scale, c, v, p->legacy, p->with_bias,
+                     p->with_src_scale, p->with_wei_scale);
     for (int i = 0; i < p->nops; i++) {
         if (p->is_sum[i]) {
             const __m256 o = _mm256_sub_ps(_mm256_loadu_ps(old), k->p1[i]);
@@ -235,17 +235,16 @@ static inline __m128i pack_16_bytes(__m256i a, __m256i b, int is_signed) {
  * multiple of 1 KiB apart the line would leave L1 in between; into bytes
  * they are packed and stored together. */
 static inline __attribute__((always_inline)) void
-common_cols(const fused_consts_t *k, const fused_cols_t *c, int groups,
+common_cols(__m256 src_scale, int ss, int ws, const fused_cols_t *c, int groups,
             const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
             int legacy, int bias, int relu0, __m256 hi, char *dst,
             int64_t dst_ld) {
     const __m256 zero = _mm256_setzero_ps();
-    const int ss = k->p.with_src_scale, ws = k->p.with_wei_scale;
     for (int64_t r = 0; r < m; r++) {
         __m256 v[2];
         for (int g = 0; g < groups; g++)
             v[g] = scale_bias_8(
-                    k, &c[g],
+                    src_scale, &c[g],
                     _mm256_cvtepi32_ps(_mm256_loadu_si256(
                             (const __m256i *)(acc + r * acc_ld + 8 * g))),
                     legacy, bias, ss, ws);
@@ -271,28 +270,14 @@ common_cols(const fused_consts_t *k, const fused_cols_t *c, int groups,
     }
 }
 
-/* Which common_cols form serves the call: 1 + (legacy, bias, relu0) as
- * bits, or 0 for none. */
-static int common_form(const fused_consts_t *k, tsr_data_type_t dt,
-                       tsr_round_mode_t mode) {
-    const tsr_epilogue_fused_plan_t *p = &k->p;
-    if (dt != tsr_f32 &&
-        ((dt != tsr_u8 && dt != tsr_s8) || mode != tsr_round_nearest))
-        return 0;
-    const int relu0 =
-            p->nops == 1 && !p->is_sum[0] && p->p0[0] == 0.f && p->p1[0] == 1.f;
-    if (p->nops > 1 || (p->nops == 1 && !relu0))
-        return 0;
-    return 1 + (p->legacy << 2 | p->with_bias << 1 | relu0);
-}
-
 /* common_cols compiled for each form, group count and destination
  * type. */
 #define TSR_COMMON_FORM(groups, legacy, bias, relu0)                           \
     if (groups_ == (groups) &&                                                 \
         form - 1 == ((legacy) << 2 | (bias) << 1 | (relu0))) {                 \
-        common_cols(k, c, groups, acc, acc_ld, m, dt_, legacy, bias, relu0,    \
-                    hi, dst, dst_ld);                                          \
+        common_cols(k->src_scale, k->p.with_src_scale, k->p.with_wei_scale, c, \
+                    groups, acc, acc_ld, m, dt_, legacy, bias, relu0, hi, dst, \
+                    dst_ld);                                                   \
         return;                                                                \
     }
 #define TSR_COMMON_GROUP_FORMS(groups)                                         \
@@ -320,6 +305,45 @@ TSR_COMMON_FORMS(f32, tsr_f32)
 #undef TSR_COMMON_GROUP_FORMS
 #undef TSR_COMMON_FORMS
 
+/* tsr_epilogue_rows16_fn compiled for each destination type and form. */
+#define TSR_ROWS16(dt_name, dt, legacy, bias, relu0)                           \
+    static void rows16_##dt_name##_##legacy##bias##relu0(                      \
+            const tsr_epilogue_common_t *cs, int64_t col, const int32_t *acc,  \
+            int64_t m, char *dst, int64_t dst_ld) {                            \
+        const fused_cols_t c[2] = {fused_cols(&cs->f, col),                    \
+                                   fused_cols(&cs->f, col + 8)};               \
+        common_cols(_mm256_set1_ps(cs->f.src_scale), cs->src_scale,            \
+                    cs->wei_scale, c, 2, acc, 16, m, dt, legacy, bias, relu0,  \
+                    _mm256_set1_ps(cs->hi), dst, dst_ld);                      \
+    }
+#define TSR_ROWS16_FORMS(dt_name, dt)                                          \
+    TSR_ROWS16(dt_name, dt, 0, 0, 0)                                           \
+    TSR_ROWS16(dt_name, dt, 0, 0, 1)                                           \
+    TSR_ROWS16(dt_name, dt, 0, 1, 0)                                           \
+    TSR_ROWS16(dt_name, dt, 0, 1, 1)                                           \
+    TSR_ROWS16(dt_name, dt, 1, 0, 0)                                           \
+    TSR_ROWS16(dt_name, dt, 1, 0, 1)                                           \
+    TSR_ROWS16(dt_name, dt, 1, 1, 0)                                           \
+    TSR_ROWS16(dt_name, dt, 1, 1, 1)                                           \
+    static const tsr_epilogue_rows16_fn rows16_##dt_name[8] = {                \
+            rows16_##dt_name##_000, rows16_##dt_name##_001,                    \
+            rows16_##dt_name##_010, rows16_##dt_name##_011,                    \
+            rows16_##dt_name##_100, rows16_##dt_name##_101,                    \
+            rows16_##dt_name##_110, rows16_##dt_name##_111};
+TSR_ROWS16_FORMS(u8, tsr_u8)
+TSR_ROWS16_FORMS(s8, tsr_s8)
+TSR_ROWS16_FORMS(f32, tsr_f32)
+#undef TSR_ROWS16
+#undef TSR_ROWS16_FORMS
+
+tsr_epilogue_rows16_fn tsr_epilogue_common_rows16_avx2(tsr_data_type_t dt,
+                                                       int form) {
+    const tsr_epilogue_rows16_fn *t = dt == tsr_u8   ? rows16_u8
+                                      : dt == tsr_s8 ? rows16_s8
+                                                     : rows16_f32;
+    return t[form - 1];
+}
+
 void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
                                       const int32_t *acc, int64_t acc_ld,
                                       int64_t m, int64_t n, tsr_data_type_t dt,
@@ -328,7 +352,7 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
     fused_consts_t k;
     fused_consts(f, &k);
     const int64_t esize = (int64_t)tsr_data_type_size(dt);
-    const int form = common_form(&k, dt, mode);
+    const int form = tsr_epilogue_common_form(&k.p, dt, mode);
     const __m256 lo = _mm256_set1_ps(tsr_dt_min_f32(dt));
     const __m256 hi = _mm256_set1_ps(tsr_dt_max_f32(dt));
     /* A sum is only planned for an f32 dst: `old` is then dst itself. */

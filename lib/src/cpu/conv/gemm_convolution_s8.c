@@ -493,6 +493,23 @@ static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
         a->lda = a_cols;
 }
 
+/* The common epilogue of item `it` when the GEMM's kernels may store its
+ * rows straight from their registers: channels at stride 1 and the rows
+ * equally spaced in dst, also across images; `common` then has the
+ * group's first channel as column 0. */
+static int common_store_ok(const exec_t *e, const gemm_conv_item_t *it,
+                           tsr_epilogue_common_t *common) {
+    const gemm_conv_conf_t *cf = &e->sc->cf;
+    if (cf->dst_s[CONV_C] != 1 ||
+        (it->sp0 + it->len > cf->SP &&
+         cf->dst_s[CONV_N] != cf->SP * cf->dst_sp_step))
+        return 0;
+    tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
+    pos[0] = it->n;
+    pos[1] = it->g * cf->sh.OCg;
+    return tsr_epilogue_common_init(&cf->ep, e->rt, pos, common);
+}
+
 /* One item: gather (unless direct), then the GEMM with the epilogue. When
  * `team` is set the item is spread over all threads. */
 static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
@@ -526,8 +543,16 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                               sp0,
                               add_back ? &e->z : NULL,
                               wei_view(cf, e->wei, g)};
+    tsr_epilogue_common_t common;
+    tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step};
     tsr_gemm_s8_args_t a;
     memset(&a, 0, sizeof(a));
+    if (!add_back && common_store_ok(e, &it, &common)) {
+        dst_store.dst = (char *)e->dst +
+                        gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0) *
+                                common.dt_bytes;
+        a.dst_store = &dst_store;
+    }
     a.M = len;
     a.N = cf->sh.OCg;
     a.K = cf->K;

@@ -190,6 +190,35 @@ static taps_table_t taps_table(const tsr_gemm_s8_kernel_t *kern, int64_t mc,
     return t;
 }
 
+/* Where the kernel stores the tile at (row, col) of the call: through
+ * dst_store when `on` (the kernel then stores from its registers), else
+ * C (NULL). */
+static const tsr_gemm_s8_tile_dst_t *tile_dst(const tsr_gemm_s8_args_t *args,
+                                              int on, int64_t row, int64_t col,
+                                              tsr_gemm_s8_tile_dst_t *t) {
+    if (!on)
+        return NULL;
+    const tsr_gemm_s8_dst_t *d = args->dst_store;
+    const int64_t esize = d->common->dt_bytes;
+    t->common = d->common;
+    t->col = col;
+    t->dst = (char *)d->dst + (row * d->ld + col) * esize;
+    t->row_bytes = d->ld * esize;
+    return t;
+}
+
+/* The finished tile [ic, ic + m) x [jc, jc + n) to the callback: all of
+ * it, or with dst_store only the columns past the whole panels, which the
+ * kernels stored themselves. */
+static void finish_tile(const tsr_gemm_s8_args_t *args, int to_dst, int nr,
+                        const int32_t *tile, int64_t ld, int64_t ic, int64_t jc,
+                        int64_t m, int64_t n, float *work) {
+    const int64_t done = to_dst ? n / nr * nr : 0;
+    if (args->epilogue && done < n)
+        args->epilogue(args->epilogue_ctx, tile + done, ld, ic, jc + done, m,
+                       n - done, work);
+}
+
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
     return tsr_gemm_s8_select_kernel()->ukr_taps && ntaps >= 1 &&
            ntaps <= TSR_GEMM_S8_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
@@ -332,6 +361,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int a_in_place = kb->ukr_a_rows && a_u8 && !args->transa &&
                                (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
+        /* Full panels of in-place tiles store into dst themselves. */
+        const int to_dst = args->dst_store && a_in_place;
 
         for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
             const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
@@ -354,8 +385,13 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         int32_t *c = tile + ir * ld + jr;
                         if (a_in_place) {
-                            kb->ukr_a_rows(kgroups, a_block + ir * a_sx, a_sx,
-                                           pb, pc > 0, col, c, ld, m, n);
+                            tsr_gemm_s8_tile_dst_t td;
+                            kb->ukr_a_rows(
+                                    kgroups, a_block + ir * a_sx, a_sx, pb,
+                                    pc > 0, col, c, ld, m, n,
+                                    tile_dst(args,
+                                             to_dst && pc + kc >= K && n == nr,
+                                             ic + ir, jc + jr, &td));
                             continue;
                         }
                         const char *pa = pack_a + ir * kgroups * g * esz;
@@ -365,9 +401,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     }
                 }
             }
-            if (args->epilogue)
-                args->epilogue(args->epilogue_ctx, tile, ld, ic, jc, mcur, ncur,
-                               work);
+            finish_tile(args, to_dst, nr, tile, ld, ic, jc, mcur, ncur, work);
         }
     }
 }
@@ -392,6 +426,7 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
     float *work = (float *)(ws + l.b_bytes + l.a_bytes + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
     const int64_t panel_bytes = K * nr;
+    const int to_dst = args->dst_store != NULL;
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
@@ -409,16 +444,19 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
                         (const char *)args->B + (jc + jr) / nr * panel_bytes;
                 const int32_t *col =
                         args->col_offset ? args->col_offset + jc + jr : NULL;
-                for (int64_t ir = 0; ir < mcur; ir += mr)
-                    kern->ukr_taps(
-                            listed[ir / mr], tap_ids + ir / mr * tp->ntaps,
-                            rows + ir / mr * tp->ntaps * mr, tp->k_tap / 4, pb,
-                            col, tile + ir * ld + jr, ld,
-                            TSR_MIN(mr, mcur - ir), TSR_MIN(nr, ncur - jr));
+                const int64_t n = TSR_MIN(nr, ncur - jr);
+                for (int64_t ir = 0; ir < mcur; ir += mr) {
+                    tsr_gemm_s8_tile_dst_t td;
+                    kern->ukr_taps(listed[ir / mr],
+                                   tap_ids + ir / mr * tp->ntaps,
+                                   rows + ir / mr * tp->ntaps * mr,
+                                   tp->k_tap / 4, pb, col, tile + ir * ld + jr,
+                                   ld, TSR_MIN(mr, mcur - ir), n,
+                                   tile_dst(args, to_dst && n == nr, ic + ir,
+                                            jc + jr, &td));
+                }
             }
-            if (args->epilogue)
-                args->epilogue(args->epilogue_ctx, tile, ld, ic, jc, mcur, ncur,
-                               work);
+            finish_tile(args, to_dst, nr, tile, ld, ic, jc, mcur, ncur, work);
         }
     }
 }
@@ -484,6 +522,9 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
     if (a->M == 0 || a->N == 0)
         return 1;
     if (a->C ? a->ldc < a->N : !a->epilogue)
+        return 0;
+    if (a->dst_store && (a->C || !a->dst_store->common || !a->dst_store->dst ||
+                         a->dst_store->ld < a->N))
         return 0;
     if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;

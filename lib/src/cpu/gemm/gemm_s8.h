@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu/common/epilogue_f32.h"
 #include "tessera.h"
 
 /* Post-processing of one finished tile of C, called while it is in cache.
@@ -50,6 +51,16 @@ typedef struct {
     tsr_gemm_s8_tap_rows_fn rows;
     const void *ctx;
 } tsr_gemm_s8_taps_t;
+
+/* C stored straight into dst by the micro-kernels, through the
+ * epilogue's common form (see tsr_epilogue_common_t): C[m][n] becomes
+ * element m * ld + n of dst, of type common->dt, with the operands of
+ * column n at common's column n. */
+typedef struct {
+    const tsr_epilogue_common_t *common;
+    void *dst;
+    int64_t ld; /* >= N */
+} tsr_gemm_s8_dst_t;
 
 /* Zero-initialise, then set what is used: optional fields default to off. */
 typedef struct {
@@ -93,6 +104,13 @@ typedef struct {
 
     tsr_gemm_s8_epilogue_fn epilogue; /* NULL: none */
     const void *epilogue_ctx;
+
+    /* Optional, with C NULL and an epilogue: the tiles a kernel can store
+     * from its registers (full tiles of A read in place or by taps on the
+     * AVX2 quad kernel) go to dst this way, with the separate pass over
+     * them saved, and never reach the callback, which gets the rest. The
+     * two must agree on every element. */
+    const tsr_gemm_s8_dst_t *dst_store;
 
     /* Packing (and tile) buffers: NULL lets the GEMM allocate (and free)
      * them itself; otherwise scratch_size bytes, best

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "cpu/common/epilogue_f32.h"
 #include "tessera.h"
 
 /* How a kernel wants its panels. K is cut into groups of `kgroup`
@@ -34,28 +35,44 @@ typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
                                    const int32_t *init, int32_t *c, int64_t ldc,
                                    int64_t m, int64_t n);
 
+/* Where a kernel stores its tile's final values instead of C: through
+ * the epilogue's common form into dst (tsr_gemm_s8_dst_t), the tile being
+ * columns col .. col + nr - 1 of the call and its row r starting at byte
+ * r * row_bytes of `dst`. */
+typedef struct {
+    const tsr_epilogue_common_t *common;
+    int64_t col;
+    char *dst;
+    int64_t row_bytes;
+} tsr_gemm_s8_tile_dst_t;
+
 /* The same with A read in place: u8 rows of at least 4 * kgroups values,
  * row i < m at a + i * lda (no packing, no shift: the u8 x s8 quad layout
- * with a u8 source); rows past m are not read. */
+ * with a u8 source); rows past m are not read. With `td` (NULL: none;
+ * n == nr then) the tile's values, old C included when accumulating, go
+ * to td's dst and C is not written. */
 typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
                                           int64_t lda, const void *b,
                                           int accumulate, const int32_t *init,
                                           int32_t *c, int64_t ldc, int64_t m,
-                                          int64_t n);
+                                          int64_t n,
+                                          const tsr_gemm_s8_tile_dst_t *td);
 
 /* The product of a full-width tile over a list of taps, A given by row
  * pointers: for each listed tap i (taps[i], in increasing order), row r
  * of A is the u8 row rows[i * mr + r] of 4 * kgroups values, B the K
  * values from taps[i] * 4 * kgroups of the packed panel b (u8 x s8 quad
  * layout over all of K). C := init + P (init NULL: zeros) on the top-left
- * m x n corner. The direct form of a convolution: a tap's rows are source
+ * m x n corner, or into td's dst as above. The direct form of a
+ * convolution: a tap's rows are source
  * points, those in the padding a row of zeros, and taps whose rows all lie
  * in the padding are left out of the list. */
 typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
                                         const uint8_t *const *rows,
                                         int64_t kgroups, const void *b,
                                         const int32_t *init, int32_t *c,
-                                        int64_t ldc, int64_t m, int64_t n);
+                                        int64_t ldc, int64_t m, int64_t n,
+                                        const tsr_gemm_s8_tile_dst_t *td);
 
 /* Packs a block into panels of `width` lines in `layout`: element (x, p),
  * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
@@ -150,12 +167,14 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a,
                                            int64_t lda, const void *b,
                                            int accumulate, const int32_t *init,
                                            int32_t *c, int64_t ldc, int64_t m,
-                                           int64_t n);
+                                           int64_t n,
+                                           const tsr_gemm_s8_tile_dst_t *td);
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          const uint8_t *const *rows,
                                          int64_t kgroups, const void *b,
                                          const int32_t *init, int32_t *c,
-                                         int64_t ldc, int64_t m, int64_t n);
+                                         int64_t ldc, int64_t m, int64_t n,
+                                         const tsr_gemm_s8_tile_dst_t *td);
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *packed_b, int64_t bytes);
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,

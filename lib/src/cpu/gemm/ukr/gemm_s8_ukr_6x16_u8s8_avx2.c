@@ -184,6 +184,15 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
         b += NR * 4;                                                           \
     } while (0)
 
+/* The store of an in-place tile: into td's dst when given, else C. */
+#define TSR_IN_PLACE_STORE(accumulate)                                         \
+    if (td)                                                                    \
+        store_tile_dst_6x16(td, accumulate, init, c, ldc, m, c00, c01, c10,    \
+                            c11, c20, c21, c30, c31, c40, c41, c50, c51);      \
+    else                                                                       \
+        store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11,    \
+                        c20, c21, c30, c31, c40, c41, c50, c51);
+
 /* A tile with A read in place over its first `rows` rows (a literal),
  * row r at a + r * lda: a tile of fewer than six rows computes only the
  * rows it has, with no packing. */
@@ -192,8 +201,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t k = 0; k < kgroups * 4; k += 4)                               \
         TSR_IN_PLACE_STEP(rows, TSR_LDA_ROW);                                  \
-    store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11, c20,   \
-                    c21, c30, c31, c40, c41, c50, c51);
+    TSR_IN_PLACE_STORE(accumulate)
 
 /* Expands BODY(rows) with the literal row count m (1 to 6). */
 #define TSR_BY_ROWS(BODY)                                                      \
@@ -228,7 +236,8 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
                                            int64_t lda, const void *b_,
                                            int accumulate, const int32_t *init,
                                            int32_t *c, int64_t ldc, int64_t m,
-                                           int64_t n) {
+                                           int64_t n,
+                                           const tsr_gemm_s8_tile_dst_t *td) {
     const uint8_t *a = a_;
     const int8_t *b = b_;
     TSR_BY_ROWS(TSR_A_ROWS_BODY)
@@ -246,14 +255,14 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
         for (int64_t k = 0; k < kgroups * 4; k += 4)                           \
             TSR_IN_PLACE_STEP(rows, TSR_TAP_ROW);                              \
     }                                                                          \
-    store_tile_6x16(0, init, c, ldc, m, n, c00, c01, c10, c11, c20, c21, c30,  \
-                    c31, c40, c41, c50, c51);
+    TSR_IN_PLACE_STORE(0)
 
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          const uint8_t *const *rows_,
                                          int64_t kgroups, const void *b_,
                                          const int32_t *init, int32_t *c,
-                                         int64_t ldc, int64_t m, int64_t n) {
+                                         int64_t ldc, int64_t m, int64_t n,
+                                         const tsr_gemm_s8_tile_dst_t *td) {
     TSR_BY_ROWS(TSR_TAPS_BODY)
 }
 
