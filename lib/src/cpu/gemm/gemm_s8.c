@@ -381,19 +381,19 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const char *pb =
                             b_panels + jr / nr * panel_bytes + pc * nr * esz;
                     const int32_t *col = init ? init + jr : NULL;
+                    if (a_in_place) {
+                        tsr_gemm_s8_tile_dst_t td;
+                        kb->ukr_a_rows(
+                                kgroups, a_block, a_sx, pb, pc > 0, col,
+                                tile + jr, ld, mcur, n,
+                                tile_dst(args,
+                                         to_dst && pc + kc >= K && n == nr, ic,
+                                         jc + jr, &td));
+                        continue;
+                    }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
                         const int64_t m = TSR_MIN(mr, mcur - ir);
                         int32_t *c = tile + ir * ld + jr;
-                        if (a_in_place) {
-                            tsr_gemm_s8_tile_dst_t td;
-                            kb->ukr_a_rows(
-                                    kgroups, a_block + ir * a_sx, a_sx, pb,
-                                    pc > 0, col, c, ld, m, n,
-                                    tile_dst(args,
-                                             to_dst && pc + kc >= K && n == nr,
-                                             ic + ir, jc + jr, &td));
-                            continue;
-                        }
                         const char *pa = pack_a + ir * kgroups * g * esz;
                         const tsr_gemm_s8_ukr_fn ukr =
                                 m < mr && kb->ukr_tail ? kb->ukr_tail : kb->ukr;
