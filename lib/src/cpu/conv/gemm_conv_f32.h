@@ -204,6 +204,13 @@ void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
                               tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
                               float *work);
 
+/* An order of an image's SP output points for a GEMM that reads the
+ * source by taps and leaves out the taps a whole tile of mr rows reads in
+ * zero padding: GEMM row i of an image is point order[i]. malloc'd (the
+ * caller frees it); NULL when the natural order does as well, or KS > 64
+ * (gemm_conv_point_order.c). */
+int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr);
+
 /* Layout helpers (gemm_conv_layout.c). */
 
 /* Strides and origins of the (plain, resolved) src and dst; 0 when the

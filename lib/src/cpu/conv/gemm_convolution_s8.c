@@ -9,7 +9,10 @@
  * A channels-last u8 source with several taps skips col: the GEMM reads
  * it by taps (tsr_gemm_s8_args_t.a_taps), each point's row of ICg values
  * per tap where it lies, and leaves out the taps a whole tile of points
- * reads in zero padding.
+ * reads in zero padding. With zero padding the points of an image may go
+ * to the GEMM in an order that keeps those reading the same taps together
+ * (gemm_conv_padding_order), so that tiles leave the padding out almost
+ * exactly; such tiles are stored run by run of consecutive points.
  *
  * Weights for "any" are laid out as the GEMM's packed B panels
  * (gOhwI<nr>o4i, when ICg % 4 == 0) by the reorder into them, so no
@@ -68,6 +71,9 @@ typedef struct {
      * channels-last with whole K quads per tap; used when the weights are
      * read in place and the padding can hold the zero point. */
     int taps_ok;
+    /* The order of an image's points as GEMM rows by taps with zero
+     * padding (gemm_conv_padding_order; NULL: the natural order). */
+    int32_t *point_order;
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -170,6 +176,9 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     sc->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
                   cf->src_cl && cf->wei_panels && cf->sh.ICg % 4 == 0 &&
                   cf->KS > 1 && cf->KS <= TSR_GEMM_S8_MAX_TAPS;
+    if (sc->taps_ok)
+        sc->point_order =
+                gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());
     plan_work(sc);
     return tsr_success;
 }
@@ -191,7 +200,18 @@ static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
 }
 
 static void gemm_conv_s8_fini(struct tsr_primitive_desc *pd) {
-    free(pd->impl_data);
+    s8_conf_t *sc = pd->impl_data;
+    if (sc)
+        free(sc->point_order);
+    free(sc);
+}
+
+/* GEMM row q's point (counted from the item's image, as
+ * gemm_conv_point_of counts): q itself, or through the padding order of
+ * the image's points. */
+static tsr_dim_t ordered_point(const gemm_conv_conf_t *cf, const int32_t *order,
+                               tsr_dim_t q) {
+    return order ? q / cf->SP * cf->SP + order[q % cf->SP] : q;
 }
 
 /* The weights of group g as the K x OCg matrix W: element (k, oc) at
@@ -294,6 +314,7 @@ typedef struct {
     tsr_dim_t n, g, sp0;
     const src_zp_t *z; /* NULL: nothing to add back at padded points */
     wei_view_t w;
+    const int32_t *order; /* the rows' point order; NULL: natural */
 } store_ctx_t;
 
 /* sum over the padded points of output point sp (< SP) of zp * W[k][oc], for
@@ -355,6 +376,20 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = &s->sc->cf;
     const tsr_dim_t oc = s->g * cf->sh.OCg + n0;
+    if (s->order) {
+        /* Rows in padding order: each run of consecutive points alone. */
+        for (int64_t r = 0, run; r < m; r += run) {
+            const tsr_dim_t q = s->sp0 + m0 + r;
+            const tsr_dim_t first = ordered_point(cf, s->order, q);
+            for (run = 1; r + run < m &&
+                          ordered_point(cf, s->order, q + run) == first + run;
+                 run++)
+                ;
+            gemm_conv_store_rows_s32(cf, s->rt, tile + r * ld, ld, s->n, first,
+                                     oc, run, n, s->dst, work);
+        }
+        return;
+    }
     if (!s->z) {
         gemm_conv_store_rows_s32(cf, s->rt, tile, ld, s->n, s->sp0 + m0, oc, m,
                                  n, s->dst, work);
@@ -402,6 +437,7 @@ typedef struct {
     const uint8_t *pad;
     int pad_is_zero;
     tsr_dim_t n, sp0;
+    const int32_t *order; /* the rows' point order; NULL: natural */
 } tap_rows_t;
 
 /* tsr_gemm_s8_tap_rows_fn: the taps (kd, kh, kw) of the m points from m0
@@ -419,8 +455,9 @@ static int64_t conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
     const uint8_t *img[MAX_MR], *at0[MAX_MR];
     int interior = m == mr;
-    gemm_conv_point_t p = gemm_conv_point_of(cf, t->sp0 + m0);
-    for (int64_t i = 0; i < m; i++, gemm_conv_next_point(cf, &p)) {
+    for (int64_t i = 0; i < m; i++) {
+        const gemm_conv_point_t p = gemm_conv_point_of(
+                cf, ordered_point(cf, t->order, t->sp0 + m0 + i));
         gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
         img[i] = t->src_g + (t->n + p.img) * s[CONV_N];
         interior = interior &&
@@ -521,12 +558,15 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
+    /* The padding order pays where padded taps are left out. */
+    const int32_t *order = e->taps && !pad ? sc->point_order : NULL;
     const tap_rows_t rows = {cf,
                              e->src + cf->src_off0 + g * cf->sh.ICg,
                              pad ? pad : sl->col,
                              pad == NULL,
                              n,
-                             sp0};
+                             sp0,
+                             order};
     const tsr_gemm_s8_taps_t taps = {cf->KS, cf->sh.ICg, conv_tap_rows, &rows};
     if (e->taps) {
         if (!pad)
@@ -542,12 +582,13 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                               g,
                               sp0,
                               add_back ? &e->z : NULL,
-                              wei_view(cf, e->wei, g)};
+                              wei_view(cf, e->wei, g),
+                              order};
     tsr_epilogue_common_t common;
     tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step};
     tsr_gemm_s8_args_t a;
     memset(&a, 0, sizeof(a));
-    if (!add_back && common_store_ok(e, &it, &common)) {
+    if (!add_back && !order && common_store_ok(e, &it, &common)) {
         dst_store.dst = (char *)e->dst +
                         gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0) *
                                 common.dt_bytes;

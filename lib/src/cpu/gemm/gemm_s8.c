@@ -219,6 +219,10 @@ static void finish_tile(const tsr_gemm_s8_args_t *args, int to_dst, int nr,
                        n - done, work);
 }
 
+int tsr_gemm_s8_taps_row_tile(void) {
+    return tsr_gemm_s8_select_kernel()->mr;
+}
+
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
     return tsr_gemm_s8_select_kernel()->ukr_taps && ntaps >= 1 &&
            ntaps <= TSR_GEMM_S8_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
