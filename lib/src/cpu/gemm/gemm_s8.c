@@ -12,6 +12,10 @@
  *           for ir in mc step mr: micro-kernel on one mr x nr tile of C
  *       epilogue(C tile)
  *
+ * A read in place (u8 rows) takes all of K in one pass: B's panel then
+ * streams from L2, but no tile stores and reloads its partial sums
+ * (with kc = 512, 2-4% of a layer with K = 1024 to 4608).
+ *
  * Packing all of K for a B block lets each C tile finish before the next
  * one starts, so it can live in a small per-thread buffer when the caller
  * has no C (a convolution writing straight to dst through the epilogue).
@@ -326,7 +330,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
     const int64_t K = args->K;
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
     /* A multiple of every group size (2 and 4). */
-    const int64_t kc = tsr_gemm_balanced_block(K, kern->kc, 4);
+    const int64_t kc_packed = tsr_gemm_balanced_block(K, kern->kc, 4);
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
     const int a_u8 = args->a_dt == tsr_u8;
@@ -365,6 +369,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int a_in_place = kb->ukr_a_rows && a_u8 && !args->transa &&
                                (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
+        const int64_t kc = a_in_place ? TSR_MAX(K, 1) : kc_packed;
         /* Full panels of in-place tiles store into dst themselves. */
         const int to_dst = args->dst_store && a_in_place;
 
