@@ -144,6 +144,12 @@ void gemm_batched_plan_destroy(struct tsr_primitive_desc *pd) {
     free(pd->impl_data);
 }
 
+int gemm_batched_rows_uniform(const tsr_epilogue_t *ep,
+                              const tsr_memory_desc_t *dst_md) {
+    return dst_md->blocking.inner_nblks == 0 &&
+           tsr_epilogue_uniform_along(ep, dst_md->ndims - 2);
+}
+
 void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,
                              int64_t ldc, int64_t m0, int64_t n0, int64_t m,
                              int64_t n) {
@@ -151,6 +157,14 @@ void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,
     const int64_t stride = t->dst_md->blocking.strides[nd - 1];
     tsr_dim_t pos[TSR_MAX_NDIMS];
     memcpy(pos, t->pos, sizeof(pos));
+    if (t->rows_uniform) {
+        pos[nd - 2] = m0;
+        pos[nd - 1] = n0;
+        tsr_epilogue_apply_rows(t->ep, t->rt, c, ldc, m, n, pos, nd - 1, t->dst,
+                                md_off_v(t->dst_md, pos),
+                                t->dst_md->blocking.strides[nd - 2], stride);
+        return;
+    }
     for (int64_t i = 0; i < m; i++) {
         pos[nd - 2] = m0 + i;
         pos[nd - 1] = n0;
@@ -194,7 +208,9 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     const f32_exec_t *e = arg;
     const gemm_batched_plan_t *plan = e->plan;
     const tsr_memory_desc_t *dst_md = &e->pd->md[TSR_MD_DST];
-    gemm_batched_tile_t t = {e->ep, e->rt, dst_md, e->dst, {0}};
+    gemm_batched_tile_t t = {e->ep,  e->rt,
+                             dst_md, e->dst,
+                             {0},    gemm_batched_rows_uniform(e->ep, dst_md)};
     int64_t a_off, b_off;
     gemm_batched_locate(plan, b, t.pos, &a_off, &b_off);
     float *c = c_buf;

@@ -115,7 +115,14 @@ typedef struct {
     const tsr_memory_desc_t *dst_md;
     void *dst;
     tsr_dim_t pos[TSR_MAX_NDIMS]; /* batch coordinates */
+    /* 1: the epilogue is uniform along M and dst is plain, so a tile's
+     * rows go to the epilogue in one call (gemm_batched_rows_uniform). */
+    int rows_uniform;
 } gemm_batched_tile_t;
+
+/* The rows_uniform of a tile of this epilogue and dst. */
+int gemm_batched_rows_uniform(const tsr_epilogue_t *ep,
+                              const tsr_memory_desc_t *dst_md);
 
 /* The epilogue on one finished f32 tile of C (m x n at row m0, column n0
  * of the GEMM, row stride ldc), stored into dst; c is work space. */

@@ -125,6 +125,19 @@ static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
                         (float)(int32_t)((uint32_t)tile[i * ld + j] - zb * rs);
             }
         }
+    } else if (c->t.rows_uniform && !e->store_only) {
+        /* The s32 tile to dst in one pass. */
+        const tsr_memory_desc_t *md = c->t.dst_md;
+        const int nd = md->ndims;
+        tsr_dim_t pos[TSR_MAX_NDIMS];
+        memcpy(pos, c->t.pos, sizeof(pos));
+        pos[nd - 2] = m0;
+        pos[nd - 1] = n0;
+        tsr_epilogue_apply_rows_s32(c->t.ep, c->t.rt, tile, ld, m, n, pos,
+                                    nd - 1, c->t.dst, md_off_v(md, pos),
+                                    md->blocking.strides[nd - 2],
+                                    md->blocking.strides[nd - 1], f32_work);
+        return;
     } else {
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++)
@@ -209,8 +222,15 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
                             size_t gemm_scratch_size, void *c_buf, int team) {
     const s8_exec_t *e = arg;
     const gemm_batched_plan_t *g = &e->plan->base;
-    s8_tile_ctx_t tc = {
-            {e->ep, e->rt, &e->pd->md[TSR_MD_DST], e->dst, {0}}, e, NULL};
+    const tsr_memory_desc_t *dst_md = &e->pd->md[TSR_MD_DST];
+    s8_tile_ctx_t tc = {{e->ep,
+                         e->rt,
+                         dst_md,
+                         e->dst,
+                         {0},
+                         gemm_batched_rows_uniform(e->ep, dst_md)},
+                        e,
+                        NULL};
     int64_t a_off, b_off;
     gemm_batched_locate(g, b, tc.t.pos, &a_off, &b_off);
     tsr_gemm_s8_args_t args;
@@ -235,6 +255,23 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     }
     args.epilogue = store_s32_tile;
     args.epilogue_ctx = &tc;
+    /* Without weights zero points, the kernels may store whole tiles
+     * into a dst with N at stride 1 themselves. */
+    tsr_epilogue_common_t common;
+    tsr_gemm_s8_dst_t dst_store;
+    const int nd = dst_md->ndims;
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    memcpy(pos, tc.t.pos, sizeof(pos));
+    pos[nd - 2] = pos[nd - 1] = 0;
+    if (!e->wei_zp && !e->store_only && tc.t.rows_uniform &&
+        dst_md->blocking.strides[nd - 1] == 1 &&
+        tsr_epilogue_common_init(e->ep, e->rt, pos, &common)) {
+        dst_store.common = &common;
+        dst_store.dst =
+                (char *)e->dst + md_off_v(dst_md, pos) * common.dt_bytes;
+        dst_store.ld = dst_md->blocking.strides[nd - 2];
+        args.dst_store = &dst_store;
+    }
     args.scratch = gemm_scratch;
     args.scratch_size = gemm_scratch_size;
     args.team_nthr = team;
