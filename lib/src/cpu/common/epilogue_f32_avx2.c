@@ -228,12 +228,15 @@ static inline __m128i pack_16_bytes(__m256i a, __m256i b, int is_signed) {
  * scale 1, into u8 or s8 (rounding to nearest) or f32. Into u8 and s8,
  * max(v, 0) stands for that ReLU: it differs from
  * scale * (v > 0 ? v : alpha * v) only in the sign of zero and in giving 0
- * for NaN, neither of which survives the conversion; f32 keeps the exact
- * form. `groups` (1 or 2, a constant) groups of eight columns per row: two
- * write a whole 64-byte line of an f32 dst at once, where single groups
- * would write each line in two passes over the rows, and on rows a
- * multiple of 1 KiB apart the line would leave L1 in between; into bytes
- * they are packed and stored together. */
+ * for NaN, neither of which survives the conversion. f32 keeps the exact
+ * result in two steps: v where v's sign bit is clear, else 0 * v. They
+ * differ from (v > 0 ? v : 0 * v) only where v is not above 0 with a
+ * clear sign bit: +0 and positive NaNs (quiet, as results of arithmetic),
+ * for which v and 0 * v are the same bits. `groups` (1 or 2, a constant) groups
+ * of eight columns per row: two write a whole 64-byte line of an f32 dst at
+ * once, where single groups would write each line in two passes over the rows,
+ * and on rows a multiple of 1 KiB apart the line would leave L1 in between;
+ * into bytes they are packed and stored together. */
 static inline __attribute__((always_inline)) void
 common_cols(__m256 src_scale, int ss, int ws, const fused_cols_t *c, int groups,
             const int32_t *acc, int64_t acc_ld, int64_t m, tsr_data_type_t dt,
@@ -251,10 +254,9 @@ common_cols(__m256 src_scale, int ss, int ws, const fused_cols_t *c, int groups,
         char *d = dst + r * dst_ld;
         if (dt == tsr_f32) {
             for (int g = 0; g < groups; g++) {
-                if (relu0)
-                    v[g] = _mm256_blendv_ps(
-                            _mm256_mul_ps(zero, v[g]), v[g],
-                            _mm256_cmp_ps(v[g], zero, _CMP_GT_OQ));
+                if (relu0) /* 0 * v where v's sign bit is set */
+                    v[g] = _mm256_blendv_ps(v[g], _mm256_mul_ps(zero, v[g]),
+                                            v[g]);
                 _mm256_storeu_ps((float *)d + 8 * g, v[g]);
             }
             continue;
