@@ -108,6 +108,15 @@ typedef struct {
     const int32_t *row_sums; /* of A, with weights zero points */
 } s8_tile_ctx_t;
 
+/* The dst coordinates of element (m, n) of the tile's GEMM. */
+static void dst_pos(const gemm_batched_tile_t *t, int64_t m, int64_t n,
+                    tsr_dim_t *pos) {
+    const int nd = t->dst_md->ndims;
+    memcpy(pos, t->pos, sizeof(t->pos));
+    pos[nd - 2] = m;
+    pos[nd - 1] = n;
+}
+
 /* Finished s32 tile (with the weights zero-point term) -> f32, as the
  * reference converts its accumulator -> epilogue -> dst. */
 static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
@@ -130,9 +139,7 @@ static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
         const tsr_memory_desc_t *md = c->t.dst_md;
         const int nd = md->ndims;
         tsr_dim_t pos[TSR_MAX_NDIMS];
-        memcpy(pos, c->t.pos, sizeof(pos));
-        pos[nd - 2] = m0;
-        pos[nd - 1] = n0;
+        dst_pos(&c->t, m0, n0, pos);
         tsr_epilogue_apply_rows_s32(c->t.ep, c->t.rt, tile, ld, m, n, pos,
                                     nd - 1, c->t.dst, md_off_v(md, pos),
                                     md->blocking.strides[nd - 2],
@@ -150,9 +157,7 @@ static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
     const tsr_memory_desc_t *md = c->t.dst_md;
     const int nd = md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    memcpy(pos, c->t.pos, sizeof(pos));
-    pos[nd - 2] = m0;
-    pos[nd - 1] = n0;
+    dst_pos(&c->t, m0, n0, pos);
     void *dst = (char *)c->t.dst +
                 md_off_v(md, pos) * (int64_t)tsr_data_type_size(md->data_type);
     const int64_t dst_ld = md->blocking.strides[nd - 2];
@@ -261,8 +266,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     tsr_gemm_s8_dst_t dst_store;
     const int nd = dst_md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    memcpy(pos, tc.t.pos, sizeof(pos));
-    pos[nd - 2] = pos[nd - 1] = 0;
+    dst_pos(&tc.t, 0, 0, pos);
     if (!e->wei_zp && !e->store_only && tc.t.rows_uniform &&
         dst_md->blocking.strides[nd - 1] == 1 &&
         tsr_epilogue_common_init(e->ep, e->rt, pos, &common)) {
