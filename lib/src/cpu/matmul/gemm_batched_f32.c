@@ -150,24 +150,29 @@ int gemm_batched_rows_uniform(const tsr_epilogue_t *ep,
            tsr_epilogue_uniform_along(ep, dst_md->ndims - 2);
 }
 
+void gemm_batched_tile_pos(const gemm_batched_tile_t *t, int64_t m, int64_t n,
+                           tsr_dim_t *pos) {
+    const int nd = t->dst_md->ndims;
+    memcpy(pos, t->pos, sizeof(t->pos));
+    pos[nd - 2] = m;
+    pos[nd - 1] = n;
+}
+
 void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,
                              int64_t ldc, int64_t m0, int64_t n0, int64_t m,
                              int64_t n) {
     const int nd = t->dst_md->ndims;
     const int64_t stride = t->dst_md->blocking.strides[nd - 1];
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    memcpy(pos, t->pos, sizeof(pos));
     if (t->rows_uniform) {
-        pos[nd - 2] = m0;
-        pos[nd - 1] = n0;
+        gemm_batched_tile_pos(t, m0, n0, pos);
         tsr_epilogue_apply_rows(t->ep, t->rt, c, ldc, m, n, pos, nd - 1, t->dst,
                                 md_off_v(t->dst_md, pos),
                                 t->dst_md->blocking.strides[nd - 2], stride);
         return;
     }
     for (int64_t i = 0; i < m; i++) {
-        pos[nd - 2] = m0 + i;
-        pos[nd - 1] = n0;
+        gemm_batched_tile_pos(t, m0 + i, n0, pos);
         tsr_epilogue_apply_row(t->ep, t->rt, c + i * ldc, n, pos, nd - 1,
                                t->dst, md_off_v(t->dst_md, pos), stride);
     }
@@ -200,6 +205,7 @@ typedef struct {
     const tsr_epilogue_rt_t *rt;
     const float *src, *wei, *bias;
     void *dst;
+    int rows_uniform; /* gemm_batched_rows_uniform, once per execution */
 } f32_exec_t;
 
 /* Runs GEMM number `b` (dense index over the dst batch dims). */
@@ -208,9 +214,8 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     const f32_exec_t *e = arg;
     const gemm_batched_plan_t *plan = e->plan;
     const tsr_memory_desc_t *dst_md = &e->pd->md[TSR_MD_DST];
-    gemm_batched_tile_t t = {e->ep,  e->rt,
-                             dst_md, e->dst,
-                             {0},    gemm_batched_rows_uniform(e->ep, dst_md)};
+    gemm_batched_tile_t t = {e->ep,  e->rt, dst_md,
+                             e->dst, {0},   e->rows_uniform};
     int64_t a_off, b_off;
     gemm_batched_locate(plan, b, t.pos, &a_off, &b_off);
     float *c = c_buf;
@@ -294,7 +299,8 @@ static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
                           tsr_ctx_data(ctx, TSR_ARG_SRC),
                           tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
                           tsr_ctx_data(ctx, TSR_ARG_BIAS),
-                          tsr_ctx_data(ctx, TSR_ARG_DST)};
+                          tsr_ctx_data(ctx, TSR_ARG_DST),
+                          gemm_batched_rows_uniform(ep, &pd->md[TSR_MD_DST])};
     return gemm_batched_run(plan, ctx->scratchpad, run_one, &e);
 }
 

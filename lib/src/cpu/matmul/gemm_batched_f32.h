@@ -124,6 +124,10 @@ typedef struct {
 int gemm_batched_rows_uniform(const tsr_epilogue_t *ep,
                               const tsr_memory_desc_t *dst_md);
 
+/* The dst coordinates of element (m, n) of the tile's GEMM. */
+void gemm_batched_tile_pos(const gemm_batched_tile_t *t, int64_t m, int64_t n,
+                           tsr_dim_t *pos);
+
 /* The epilogue on one finished f32 tile of C (m x n at row m0, column n0
  * of the GEMM, row stride ldc), stored into dst; c is work space. */
 void gemm_batched_store_tile(const gemm_batched_tile_t *t, float *c,

@@ -99,6 +99,7 @@ typedef struct {
     /* colsum(B), stored with the weights (an inner product's, whose sums
      * are per output channel); NULL: computed when needed. */
     const int32_t *b_sums;
+    int rows_uniform; /* gemm_batched_rows_uniform, once per execution */
 } s8_exec_t;
 
 /* What store_s32_tile needs for one GEMM. */
@@ -107,15 +108,6 @@ typedef struct {
     const s8_exec_t *e;
     const int32_t *row_sums; /* of A, with weights zero points */
 } s8_tile_ctx_t;
-
-/* The dst coordinates of element (m, n) of the tile's GEMM. */
-static void dst_pos(const gemm_batched_tile_t *t, int64_t m, int64_t n,
-                    tsr_dim_t *pos) {
-    const int nd = t->dst_md->ndims;
-    memcpy(pos, t->pos, sizeof(t->pos));
-    pos[nd - 2] = m;
-    pos[nd - 1] = n;
-}
 
 /* Finished s32 tile (with the weights zero-point term) -> f32, as the
  * reference converts its accumulator -> epilogue -> dst. */
@@ -139,7 +131,7 @@ static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
         const tsr_memory_desc_t *md = c->t.dst_md;
         const int nd = md->ndims;
         tsr_dim_t pos[TSR_MAX_NDIMS];
-        dst_pos(&c->t, m0, n0, pos);
+        gemm_batched_tile_pos(&c->t, m0, n0, pos);
         tsr_epilogue_apply_rows_s32(c->t.ep, c->t.rt, tile, ld, m, n, pos,
                                     nd - 1, c->t.dst, md_off_v(md, pos),
                                     md->blocking.strides[nd - 2],
@@ -157,7 +149,7 @@ static void store_s32_tile(const void *ctx, const int32_t *tile, int64_t ld,
     const tsr_memory_desc_t *md = c->t.dst_md;
     const int nd = md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    dst_pos(&c->t, m0, n0, pos);
+    gemm_batched_tile_pos(&c->t, m0, n0, pos);
     void *dst = (char *)c->t.dst +
                 md_off_v(md, pos) * (int64_t)tsr_data_type_size(md->data_type);
     const int64_t dst_ld = md->blocking.strides[nd - 2];
@@ -228,14 +220,8 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     const s8_exec_t *e = arg;
     const gemm_batched_plan_t *g = &e->plan->base;
     const tsr_memory_desc_t *dst_md = &e->pd->md[TSR_MD_DST];
-    s8_tile_ctx_t tc = {{e->ep,
-                         e->rt,
-                         dst_md,
-                         e->dst,
-                         {0},
-                         gemm_batched_rows_uniform(e->ep, dst_md)},
-                        e,
-                        NULL};
+    s8_tile_ctx_t tc = {
+            {e->ep, e->rt, dst_md, e->dst, {0}, e->rows_uniform}, e, NULL};
     int64_t a_off, b_off;
     gemm_batched_locate(g, b, tc.t.pos, &a_off, &b_off);
     tsr_gemm_s8_args_t args;
@@ -266,7 +252,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     tsr_gemm_s8_dst_t dst_store;
     const int nd = dst_md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
-    dst_pos(&tc.t, 0, 0, pos);
+    gemm_batched_tile_pos(&tc.t, 0, 0, pos);
     if (!e->wei_zp && !e->store_only && tc.t.rows_uniform &&
         dst_md->blocking.strides[nd - 1] == 1 &&
         tsr_epilogue_common_init(e->ep, e->rt, pos, &common)) {
@@ -303,7 +289,8 @@ tsr_status_t gemm_batched_s8_execute(const struct tsr_primitive_desc *pd,
                    0,
                    NULL,
                    epilogue_is_store_only(&ep, &pd->md[TSR_MD_DST]),
-                   NULL};
+                   NULL,
+                   gemm_batched_rows_uniform(&ep, &pd->md[TSR_MD_DST])};
     /* An inner product's weights sums are B's column sums (one GEMM, B =
      * weights^T); a matmul's B columns are not the dims they cover. */
     const tsr_memory_desc_t *wei_md = &pd->md[TSR_MD_WEIGHTS];
