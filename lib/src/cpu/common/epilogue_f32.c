@@ -539,8 +539,6 @@ int tsr_epilogue_common_init(const tsr_epilogue_t *ep,
     if (!form || !fused_args(ep, rt, 1, pos0, ep->channel_dim, 1, &cs->f))
         return 0;
     cs->rows16 = tsr_epilogue_common_rows16_avx2(ep->dst_dt, form);
-    cs->src_scale = ep->fused.with_src_scale;
-    cs->wei_scale = ep->fused.with_wei_scale;
     cs->hi = tsr_dt_max_f32(ep->dst_dt);
     cs->dt_bytes = (int64_t)tsr_data_type_size(ep->dst_dt);
     return 1;

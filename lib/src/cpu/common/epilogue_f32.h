@@ -76,9 +76,8 @@ typedef void (*tsr_epilogue_rows16_fn)(const tsr_epilogue_common_t *cs,
 struct tsr_epilogue_common {
     tsr_epilogue_fused_args_t f; /* operands from the call's first channel */
     tsr_epilogue_rows16_fn rows16;
-    int src_scale, wei_scale; /* the plan's flags */
-    float hi;                 /* dt's largest value */
-    int64_t dt_bytes;         /* dt's size */
+    float hi;         /* dt's largest value */
+    int64_t dt_bytes; /* dt's size */
 };
 
 /* Which common form the plan has for this dst: 1 + (legacy, bias, relu0)

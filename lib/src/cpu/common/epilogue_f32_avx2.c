@@ -314,8 +314,9 @@ TSR_COMMON_FORMS(f32, tsr_f32)
             int64_t m, char *dst, int64_t dst_ld) {                            \
         const fused_cols_t c[2] = {fused_cols(&cs->f, col),                    \
                                    fused_cols(&cs->f, col + 8)};               \
-        common_cols(_mm256_set1_ps(cs->f.src_scale), cs->src_scale,            \
-                    cs->wei_scale, c, 2, acc, 16, m, dt, legacy, bias, relu0,  \
+        common_cols(_mm256_set1_ps(cs->f.src_scale),                           \
+                    cs->f.plan->with_src_scale, cs->f.plan->with_wei_scale, c, \
+                    2, acc, 16, m, dt, legacy, bias, relu0,                    \
                     _mm256_set1_ps(cs->hi), dst, dst_ld);                      \
     }
 #define TSR_ROWS16_FORMS(dt_name, dt)                                          \

@@ -370,7 +370,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                                (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
         const int64_t kc = a_in_place ? TSR_MAX(K, 1) : kc_packed;
-        /* Full panels of in-place tiles store into dst themselves. */
+        /* Full panels of in-place tiles (one pass over K) store into dst
+         * themselves. */
         const int to_dst = args->dst_store && a_in_place;
 
         for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -392,12 +393,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const int32_t *col = init ? init + jr : NULL;
                     if (a_in_place) {
                         tsr_gemm_s8_tile_dst_t td;
-                        kb->ukr_a_rows(
-                                kgroups, a_block, a_sx, pb, pc > 0, col,
-                                tile + jr, ld, mcur, n,
-                                tile_dst(args,
-                                         to_dst && pc + kc >= K && n == nr, ic,
-                                         jc + jr, &td));
+                        kb->ukr_a_rows(kgroups, a_block, a_sx, pb, pc > 0, col,
+                                       tile + jr, ld, mcur, n,
+                                       tile_dst(args, to_dst && n == nr, ic,
+                                                jc + jr, &td));
                         continue;
                     }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {

@@ -50,9 +50,9 @@ typedef struct {
  * tile of mr rows, C row i at c + i * ldc): u8 rows of at least
  * 4 * kgroups values, row i < m at a + i * lda (no packing, no shift: the
  * u8 x s8 quad layout with a u8 source); rows past m are not read. With
- * `td` (NULL: none; n == nr then) the values, old C included when
- * accumulating, go to td's dst (row i at byte i * td->row_bytes) and C is
- * not written. */
+ * `td` (NULL: none; n == nr and accumulate 0 then: the whole of K in this
+ * call) the values go to td's dst (row i at byte i * td->row_bytes) and C
+ * is not written. */
 typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
                                           int64_t lda, const void *b,
                                           int accumulate, const int32_t *init,

@@ -32,22 +32,15 @@ static inline void store8(int32_t *p, __m256i v, int full, __m256i mask) {
         _mm256_maskstore_epi32((int *)p, mask, v);
 }
 
-/* The row's product plus its base (the old row at c when accumulating)
- * stored at out. */
-static inline void update_row_from(const row_update_t *u, const int32_t *c,
-                                   int32_t *out, __m256i acc0, __m256i acc1) {
+static inline void update_row(const row_update_t *u, int32_t *c, __m256i acc0,
+                              __m256i acc1) {
     const int32_t *base = u->accumulate ? c : u->init;
     if (base) {
         acc0 = _mm256_add_epi32(acc0, load8(base, u->full, u->mask0));
         acc1 = _mm256_add_epi32(acc1, load8(base + 8, u->full, u->mask1));
     }
-    store8(out, acc0, u->full, u->mask0);
-    store8(out + 8, acc1, u->full, u->mask1);
-}
-
-static inline void update_row(const row_update_t *u, int32_t *c, __m256i acc0,
-                              __m256i acc1) {
-    update_row_from(u, c, c, acc0, acc1);
+    store8(c, acc0, u->full, u->mask0);
+    store8(c + 8, acc1, u->full, u->mask1);
 }
 
 /* The update of every row of an m x n tile (n <= 16). */
@@ -81,27 +74,18 @@ store_tile_6x16(int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
 }
 
 /* The final values of rows 0 .. m - 1 (m >= 1) of a full-width 6 x 16
- * tile (the old C rows added when accumulating, else the column init)
- * through the epilogue's common form into td's dst: staged in L1, where
- * the form's store reads them at once. */
-static inline __attribute__((always_inline)) void store_tile_dst_6x16(
-        const tsr_gemm_s8_tile_dst_t *td, int accumulate, const int32_t *init,
-        const int32_t *c, int64_t ldc, int64_t m, __m256i c00, __m256i c01,
-        __m256i c10, __m256i c11, __m256i c20, __m256i c21, __m256i c30,
-        __m256i c31, __m256i c40, __m256i c41, __m256i c50, __m256i c51) {
+ * tile of a single pass over K (plus the column init) through the
+ * epilogue's common form into td's dst: staged in L1, where the form's
+ * store reads them at once. */
+static inline __attribute__((always_inline)) void
+store_tile_dst_6x16(const tsr_gemm_s8_tile_dst_t *td, const int32_t *init,
+                    int64_t m, __m256i c00, __m256i c01, __m256i c10,
+                    __m256i c11, __m256i c20, __m256i c21, __m256i c30,
+                    __m256i c31, __m256i c40, __m256i c41, __m256i c50,
+                    __m256i c51) {
     int32_t staged[6 * 16] __attribute__((aligned(32)));
-    const row_update_t u = row_update_init(accumulate, init, 16);
-    update_row_from(&u, c, staged, c00, c01);
-    if (m > 1)
-        update_row_from(&u, c + ldc, staged + 16, c10, c11);
-    if (m > 2)
-        update_row_from(&u, c + 2 * ldc, staged + 32, c20, c21);
-    if (m > 3)
-        update_row_from(&u, c + 3 * ldc, staged + 48, c30, c31);
-    if (m > 4)
-        update_row_from(&u, c + 4 * ldc, staged + 64, c40, c41);
-    if (m > 5)
-        update_row_from(&u, c + 5 * ldc, staged + 80, c50, c51);
+    store_tile_6x16(0, init, staged, 16, m, 16, c00, c01, c10, c11, c20, c21,
+                    c30, c31, c40, c41, c50, c51);
     td->common->rows16(td->common, td->col, staged, m, td->dst, td->row_bytes);
 }
 

@@ -184,11 +184,12 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
         b += NR * 4;                                                           \
     } while (0)
 
-/* The store of an in-place tile: into td's dst when given, else C. */
+/* The store of an in-place tile: into td's dst when given (a single
+ * pass over K), else C. */
 #define TSR_IN_PLACE_STORE(accumulate)                                         \
     if (td)                                                                    \
-        store_tile_dst_6x16(td, accumulate, init, c, ldc, m, c00, c01, c10,    \
-                            c11, c20, c21, c30, c31, c40, c41, c50, c51);      \
+        store_tile_dst_6x16(td, init, m, c00, c01, c10, c11, c20, c21, c30,    \
+                            c31, c40, c41, c50, c51);                          \
     else                                                                       \
         store_tile_6x16(accumulate, init, c, ldc, m, n, c00, c01, c10, c11,    \
                         c20, c21, c30, c31, c40, c41, c50, c51);
