@@ -178,9 +178,6 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
                     esz);
 }
 
-/* Output point coordinates, advanced one point at a time: divisions per
- * point cost first layers (K = 147, 21-byte rows) a third of their
- * im2col. */
 /* Channels-last dst: row (sp - sp0) of col holds the K values of point sp
  * (point sp % SP of the image sp / SP after the call's first, under
  * batch_rows). */

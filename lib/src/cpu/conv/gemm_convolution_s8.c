@@ -537,15 +537,14 @@ static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
 }
 
 /* The common epilogue of item `it` when the GEMM's kernels may store its
- * rows straight from their registers: channels at stride 1 and the rows
- * equally spaced in dst, also across images; `common` then has the
- * group's first channel as column 0. */
+ * rows straight from their registers: channels at stride 1 (the rows are
+ * equally spaced in dst, also across images: items span images only
+ * under batch_rows, which requires it); `common` then has the group's
+ * first channel as column 0. */
 static int common_store_ok(const exec_t *e, const gemm_conv_item_t *it,
                            tsr_epilogue_common_t *common) {
     const gemm_conv_conf_t *cf = &e->sc->cf;
-    if (cf->dst_s[CONV_C] != 1 ||
-        (it->sp0 + it->len > cf->SP &&
-         cf->dst_s[CONV_N] != cf->SP * cf->dst_sp_step))
+    if (cf->dst_s[CONV_C] != 1)
         return 0;
     tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
     pos[0] = it->n;
