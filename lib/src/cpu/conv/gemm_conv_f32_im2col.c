@@ -178,6 +178,31 @@ static void copy_kernel_row_dense(const gather_t *gt, const char *in_row,
                     esz);
 }
 
+/* im2col_rows of a 1x1 convolution with stride 1 and no padding over a
+ * channels-last source: each col row is its own point's channels, so the
+ * rows are copies (gathered only to flip an s8 source's sign bits) that
+ * need none of the general walk's per-point work. */
+static void copy_unit_rows(const gather_t *gt, tsr_dim_t sp0,
+                           tsr_dim_t sp_begin, tsr_dim_t sp_end, char *col) {
+    const gemm_conv_conf_t *cf = gt->cf;
+    const tsr_dim_t *s = cf->src_s;
+    const size_t esz = gt->esz, row_bytes = (size_t)cf->K * esz;
+    tsr_dim_t img = sp_begin / cf->SP, pt = sp_begin % cf->SP;
+    for (tsr_dim_t sp = sp_begin; sp < sp_end; sp++) {
+        char *row = col + (size_t)((sp - sp0) * cf->col_ld) * esz;
+        copy_source_bytes(
+                gt, row,
+                gt->src_ng + (size_t)(img * s[CONV_N] + pt * s[CONV_W]) * esz,
+                row_bytes);
+        if (cf->col_ld > cf->K)
+            memset(row + row_bytes, 0, (size_t)(cf->col_ld - cf->K) * esz);
+        if (++pt == cf->SP) {
+            pt = 0;
+            img++;
+        }
+    }
+}
+
 /* Channels-last dst: row (sp - sp0) of col holds the K values of point sp
  * (point sp % SP of the image sp / SP after the call's first, under
  * batch_rows). */
@@ -186,6 +211,10 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
     const gemm_conv_conf_t *cf = gt->cf;
     const tsr_dim_t *s = cf->src_s;
     const size_t esz = gt->esz;
+    if (s[CONV_C] == 1 && gemm_conv_src_direct(cf)) {
+        copy_unit_rows(gt, sp0, sp_begin, sp_end, col);
+        return;
+    }
     const tsr_dim_t ic_step = cf->kic ? 1 : cf->KS;
     const int dense_w = cf->kic && s[CONV_C] == 1 &&
                         (cf->sh.IW == 1 || s[CONV_W] == cf->sh.ICg) &&
