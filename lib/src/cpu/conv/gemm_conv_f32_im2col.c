@@ -225,9 +225,9 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
          sp++, gemm_conv_next_point(cf, &p)) {
         const char *src_n = gt->src_ng + (size_t)(p.img * s[CONV_N]) * esz;
         char *row = col + (size_t)((sp - sp0) * cf->col_ld) * esz;
-        if (cf->col_ld > cf->K)
-            memset(row + (size_t)cf->K * esz, 0,
-                   (size_t)(cf->col_ld - cf->K) * esz);
+        /* A few bytes (K quads): a loop, not a memset call per point. */
+        for (size_t b = (size_t)cf->K * esz; b < (size_t)cf->col_ld * esz; b++)
+            row[b] = 0;
         tsr_dim_t id0, ih0, shift;
         gemm_conv_src_origin(cf, &p, &id0, &ih0, &shift);
         /* Dense w: the kw taps inside the input, [kb, ke), are the same
@@ -235,6 +235,21 @@ static void im2col_rows(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t sp_begin,
         tsr_dim_t kb, ke;
         valid_range(cf->sh.KW, 1, shift, cf->sh.IW, &kb, &ke);
         const int all_kw = kb == 0 && ke == cf->sh.KW;
+        if (dense_w && all_kw && cf->sh.KD == 1 && id0 >= 0 &&
+            id0 < cf->sh.ID && ih0 >= 0 &&
+            ih0 + (cf->sh.KH - 1) * cf->DH < cf->sh.IH) {
+            /* Every kernel row inside (most points of a first layer, K =
+             * 147 in 21-byte rows): one copy each, nothing else. */
+            const char *in =
+                    src_n + (size_t)(id0 * s[CONV_D] + ih0 * s[CONV_H] +
+                                     shift * cf->sh.ICg) *
+                                    esz;
+            for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
+                copy_source_bytes(gt, row + kh * kw_bytes,
+                                  in + (size_t)(kh * cf->DH * s[CONV_H]) * esz,
+                                  kw_bytes);
+            continue;
+        }
         tsr_dim_t kidx = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++) {
             const tsr_dim_t id = id0 + kd * cf->DD;
