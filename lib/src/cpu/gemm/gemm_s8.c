@@ -64,7 +64,10 @@ static const tsr_gemm_s8_kernel_t kernels[] = {
                 .kc = 1024,
                 .nc = 256,
                 .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
-                .pack = tsr_gemm_s8_pack,
+                .ukr_tail = tsr_gemm_s8_ukr_6x32_tail_avx512_vnni,
+                .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
+                .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
+                .pack = tsr_gemm_s8_pack_avx2,
         },
         {
                 .name = "avx2:6x16",

@@ -182,6 +182,22 @@ void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a,
                                       const void *b, int accumulate,
                                       const int32_t *init, int32_t *c,
                                       int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a,
+                                           const void *b, int accumulate,
+                                           const int32_t *init, int32_t *c,
+                                           int64_t ldc, int64_t m, int64_t n);
+void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(int64_t kgroups, const void *a,
+                                             int64_t lda, const void *b,
+                                             int accumulate,
+                                             const int32_t *init, int32_t *c,
+                                             int64_t ldc, int64_t m, int64_t n,
+                                             const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
+                                           const uint8_t *const *rows,
+                                           int64_t kgroups, const void *b,
+                                           const int32_t *init, int32_t *c,
+                                           int64_t ldc, int64_t m, int64_t n,
+                                           const tsr_gemm_s8_tile_dst_t *td);
 
 /* The portable kernel works on the quad layout, so the shift and
  * compensation path of the VNNI kernel is exercised on every CPU. */

@@ -1,9 +1,15 @@
-/* AVX-512 VNNI int8 micro-kernel: 6 rows x 32 columns of s32 in 12 zmm
- * accumulators, the AVX2 6x16 kernel widened to 16 lanes on the u8 x s8
- * quad layout. vpdpbusd multiplies four u8 values of A with four s8 values
- * of B and adds the four products to the s32 lane without intermediate
- * saturation (|sum| <= 4 * 255 * 128), so it is exact; s8 sources reach it
- * shifted by +128, which the frame compensates with -128 * colsum(B). */
+/* AVX-512 VNNI int8 micro-kernels: 6 rows x 32 columns of s32 in 12 zmm
+ * accumulators on the u8 x s8 quad layout. vpdpbusd multiplies four u8
+ * values of A with four s8 values of B and adds the four products to the
+ * s32 lane without intermediate saturation (|sum| <= 4 * 255 * 128), so it
+ * is exact for any B; s8 sources reach it shifted by +128, which the frame
+ * compensates with -128 * colsum(B).
+ *
+ * The same entries as the AVX2 quad kernel: packed A, A read in place
+ * (u8 rows), and the taps of a direct convolution, the last two storing
+ * their final values straight into dst through the epilogue's common
+ * form. With 32 registers the accumulators, both B vectors and the
+ * broadcast fit with room to spare, so plain intrinsics suffice. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -12,39 +18,51 @@
 #define MR 6
 #define NR 32
 
-/* The 32-bit word holding the K quad of row `i` of a packed A group. */
-static inline __m512i broadcast_quad(const uint8_t *a, int i) {
+/* The 32-bit word of a K quad at p, broadcast to every lane. */
+static inline __m512i broadcast_quad(const uint8_t *p) {
     int32_t v;
-    memcpy(&v, a + 4 * i, sizeof(v));
+    memcpy(&v, p, sizeof(v));
     return _mm512_set1_epi32(v);
 }
 
-/* One K quad: row i of the tile += a quad i . b quads of columns 0..31. */
-#define TSR_UKR_STEP(a, b)                                                     \
+/* The 12 accumulators of a 6 x 32 tile, zero. */
+#define TSR_UKR_ZERO_ACCS                                                      \
+    __m512i c00 = _mm512_setzero_si512(), c01 = _mm512_setzero_si512();        \
+    __m512i c10 = _mm512_setzero_si512(), c11 = _mm512_setzero_si512();        \
+    __m512i c20 = _mm512_setzero_si512(), c21 = _mm512_setzero_si512();        \
+    __m512i c30 = _mm512_setzero_si512(), c31 = _mm512_setzero_si512();        \
+    __m512i c40 = _mm512_setzero_si512(), c41 = _mm512_setzero_si512();        \
+    __m512i c50 = _mm512_setzero_si512(), c51 = _mm512_setzero_si512()
+
+/* Row i of the tile += the quad at `p` . (b0, b1). */
+#define TSR_UKR_ROW(p, acc0, acc1)                                             \
+    do {                                                                       \
+        const __m512i av = broadcast_quad(p);                                  \
+        acc0 = _mm512_dpbusd_epi32(acc0, av, b0);                              \
+        acc1 = _mm512_dpbusd_epi32(acc1, av, b1);                              \
+    } while (0)
+
+/* One K quad over the first `rows` rows (a literal at every use), the
+ * quad of row i at ROW(i), B's 32 columns at b. */
+#define TSR_UKR_STEP(rows, ROW, b)                                             \
     do {                                                                       \
         const __m512i b0 = _mm512_loadu_si512((const void *)(b));              \
         const __m512i b1 = _mm512_loadu_si512((const void *)((b) + 64));       \
-        __m512i av = broadcast_quad(a, 0);                                     \
-        c00 = _mm512_dpbusd_epi32(c00, av, b0);                                \
-        c01 = _mm512_dpbusd_epi32(c01, av, b1);                                \
-        av = broadcast_quad(a, 1);                                             \
-        c10 = _mm512_dpbusd_epi32(c10, av, b0);                                \
-        c11 = _mm512_dpbusd_epi32(c11, av, b1);                                \
-        av = broadcast_quad(a, 2);                                             \
-        c20 = _mm512_dpbusd_epi32(c20, av, b0);                                \
-        c21 = _mm512_dpbusd_epi32(c21, av, b1);                                \
-        av = broadcast_quad(a, 3);                                             \
-        c30 = _mm512_dpbusd_epi32(c30, av, b0);                                \
-        c31 = _mm512_dpbusd_epi32(c31, av, b1);                                \
-        av = broadcast_quad(a, 4);                                             \
-        c40 = _mm512_dpbusd_epi32(c40, av, b0);                                \
-        c41 = _mm512_dpbusd_epi32(c41, av, b1);                                \
-        av = broadcast_quad(a, 5);                                             \
-        c50 = _mm512_dpbusd_epi32(c50, av, b0);                                \
-        c51 = _mm512_dpbusd_epi32(c51, av, b1);                                \
+        TSR_UKR_ROW(ROW(0), c00, c01);                                         \
+        if ((rows) > 1)                                                        \
+            TSR_UKR_ROW(ROW(1), c10, c11);                                     \
+        if ((rows) > 2)                                                        \
+            TSR_UKR_ROW(ROW(2), c20, c21);                                     \
+        if ((rows) > 3)                                                        \
+            TSR_UKR_ROW(ROW(3), c30, c31);                                     \
+        if ((rows) > 4)                                                        \
+            TSR_UKR_ROW(ROW(4), c40, c41);                                     \
+        if ((rows) > 5)                                                        \
+            TSR_UKR_ROW(ROW(5), c50, c51);                                     \
     } while (0)
 
-/* Row update as in the AVX2 kernel, with lane masks for the tails. */
+/* Row update: C := base + acc over the masked lanes, base being the old
+ * C row (accumulate), the column init, or zero. */
 static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
                               __m512i acc0, __m512i acc1, __mmask16 k0,
                               __mmask16 k1) {
@@ -57,37 +75,183 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
     _mm512_mask_storeu_epi32(c + 16, k1, acc1);
 }
 
+/* Stores rows 0 .. m - 1 (m >= 1) of the tile, n columns (1 to 32). */
+#define TSR_UKR_STORE_C(accumulate, init, c, ldc, m, n)                        \
+    do {                                                                       \
+        const __mmask16 k0 = (__mmask16)((1u << ((n) < 16 ? (n) : 16)) - 1u);  \
+        const __mmask16 k1 =                                                   \
+                (__mmask16)((1u << ((n) > 16 ? (n)-16 : 0)) - 1u);             \
+        update_row(accumulate, init, c, c00, c01, k0, k1);                     \
+        if ((m) > 1)                                                           \
+            update_row(accumulate, init, (c) + (ldc), c10, c11, k0, k1);       \
+        if ((m) > 2)                                                           \
+            update_row(accumulate, init, (c) + 2 * (ldc), c20, c21, k0, k1);   \
+        if ((m) > 3)                                                           \
+            update_row(accumulate, init, (c) + 3 * (ldc), c30, c31, k0, k1);   \
+        if ((m) > 4)                                                           \
+            update_row(accumulate, init, (c) + 4 * (ldc), c40, c41, k0, k1);   \
+        if ((m) > 5)                                                           \
+            update_row(accumulate, init, (c) + 5 * (ldc), c50, c51, k0, k1);   \
+    } while (0)
+
+/* The final values of a full-width tile of a single pass over K (plus
+ * the column init) through the epilogue's common form into td's dst:
+ * staged in L1 as two halves of 16 columns, the form's unit. */
+#define TSR_UKR_STORE_DST(td, init, m)                                         \
+    do {                                                                       \
+        int32_t lo[MR * 16] __attribute__((aligned(64)));                      \
+        int32_t hi[MR * 16] __attribute__((aligned(64)));                      \
+        const __m512i i0 = (init) ? _mm512_loadu_si512((const void *)(init))   \
+                                  : _mm512_setzero_si512();                    \
+        const __m512i i1 =                                                     \
+                (init) ? _mm512_loadu_si512((const void *)((init) + 16))       \
+                       : _mm512_setzero_si512();                               \
+        _mm512_store_si512(lo, _mm512_add_epi32(c00, i0));                     \
+        _mm512_store_si512(hi, _mm512_add_epi32(c01, i1));                     \
+        if ((m) > 1) {                                                         \
+            _mm512_store_si512(lo + 16, _mm512_add_epi32(c10, i0));            \
+            _mm512_store_si512(hi + 16, _mm512_add_epi32(c11, i1));            \
+        }                                                                      \
+        if ((m) > 2) {                                                         \
+            _mm512_store_si512(lo + 32, _mm512_add_epi32(c20, i0));            \
+            _mm512_store_si512(hi + 32, _mm512_add_epi32(c21, i1));            \
+        }                                                                      \
+        if ((m) > 3) {                                                         \
+            _mm512_store_si512(lo + 48, _mm512_add_epi32(c30, i0));            \
+            _mm512_store_si512(hi + 48, _mm512_add_epi32(c31, i1));            \
+        }                                                                      \
+        if ((m) > 4) {                                                         \
+            _mm512_store_si512(lo + 64, _mm512_add_epi32(c40, i0));            \
+            _mm512_store_si512(hi + 64, _mm512_add_epi32(c41, i1));            \
+        }                                                                      \
+        if ((m) > 5) {                                                         \
+            _mm512_store_si512(lo + 80, _mm512_add_epi32(c50, i0));            \
+            _mm512_store_si512(hi + 80, _mm512_add_epi32(c51, i1));            \
+        }                                                                      \
+        const tsr_epilogue_common_t *cs = (td)->common;                        \
+        cs->rows16(cs, (td)->col, lo, m, (td)->dst, (td)->row_bytes);          \
+        cs->rows16(cs, (td)->col + 16, hi, m, (td)->dst + 16 * cs->dt_bytes,   \
+                   (td)->row_bytes);                                           \
+    } while (0)
+
+/* The store of an in-place tile: into td's dst when given (a single pass
+ * over K), else C. */
+#define TSR_UKR_STORE(accumulate)                                              \
+    do {                                                                       \
+        if (td)                                                                \
+            TSR_UKR_STORE_DST(td, init, m);                                    \
+        else                                                                   \
+            TSR_UKR_STORE_C(accumulate, init, c, ldc, m, n);                   \
+    } while (0)
+
+/* Expands BODY(rows) with the literal row count m (1 to 6). */
+#define TSR_BY_ROWS(BODY)                                                      \
+    switch (m) {                                                               \
+    case 1: {                                                                  \
+        BODY(1);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 2: {                                                                  \
+        BODY(2);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 3: {                                                                  \
+        BODY(3);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 4: {                                                                  \
+        BODY(4);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 5: {                                                                  \
+        BODY(5);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    default: {                                                                 \
+        BODY(6);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    }
+
+/* Packed A: the quad of row i of group p at a + p * MR * 4 + 4 * i. */
+#define TSR_PACKED_ROW(i) (a + 4 * (i))
+#define TSR_PACKED_BODY(rows)                                                  \
+    const uint8_t *a = a_;                                                     \
+    const int8_t *b = b_;                                                      \
+    TSR_UKR_ZERO_ACCS;                                                         \
+    for (int64_t p = 0; p < kgroups; ++p) {                                    \
+        TSR_UKR_STEP(rows, TSR_PACKED_ROW, b);                                 \
+        a += MR * 4;                                                           \
+        b += NR * 4;                                                           \
+    }                                                                          \
+    TSR_UKR_STORE_C(accumulate, init, c, ldc, m, n)
+
 void tsr_gemm_s8_ukr_6x32_avx512_vnni(int64_t kgroups, const void *a_,
                                       const void *b_, int accumulate,
                                       const int32_t *init, int32_t *c,
                                       int64_t ldc, int64_t m, int64_t n) {
-    const uint8_t *a = a_;
+    TSR_PACKED_BODY(MR);
+}
+
+/* Tail tiles of m < 6 rows compute only the rows they have. */
+void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a_,
+                                           const void *b_, int accumulate,
+                                           const int32_t *init, int32_t *c,
+                                           int64_t ldc, int64_t m, int64_t n) {
+    TSR_BY_ROWS(TSR_PACKED_BODY)
+}
+
+/* A read in place: row i of the tile at a + i * lda. */
+#define TSR_LDA_ROW(i) (a + (i)*lda + k)
+#define TSR_A_ROWS_BODY(rows)                                                  \
+    TSR_UKR_ZERO_ACCS;                                                         \
+    for (int64_t k = 0; k < kgroups * 4; k += 4)                               \
+        TSR_UKR_STEP(rows, TSR_LDA_ROW, b + k * NR);                           \
+    TSR_UKR_STORE(accumulate)
+
+/* Tile after tile down the rows: one call per column panel of a block. */
+void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(
+        int64_t kgroups, const void *a_, int64_t lda, const void *b_,
+        int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
+        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
+    tsr_gemm_s8_tile_dst_t tile_td;
+    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;
     const int8_t *b = b_;
-    __m512i c00 = _mm512_setzero_si512(), c01 = _mm512_setzero_si512();
-    __m512i c10 = _mm512_setzero_si512(), c11 = _mm512_setzero_si512();
-    __m512i c20 = _mm512_setzero_si512(), c21 = _mm512_setzero_si512();
-    __m512i c30 = _mm512_setzero_si512(), c31 = _mm512_setzero_si512();
-    __m512i c40 = _mm512_setzero_si512(), c41 = _mm512_setzero_si512();
-    __m512i c50 = _mm512_setzero_si512(), c51 = _mm512_setzero_si512();
-
-    for (int64_t p = 0; p < kgroups; ++p) {
-        TSR_UKR_STEP(a, b);
-        a += MR * 4;
-        b += NR * 4;
+    for (int64_t i = 0; i < rows; i += MR) {
+        const uint8_t *a = (const uint8_t *)a_ + i * lda;
+        int32_t *c = c_ + i * ldc;
+        const int64_t m = rows - i < MR ? rows - i : MR;
+        if (td_) {
+            tile_td = *td_;
+            tile_td.dst += i * td_->row_bytes;
+        }
+        TSR_BY_ROWS(TSR_A_ROWS_BODY)
     }
+}
 
-    /* n >= 1 and m >= 1 always; rows past m are skipped. */
-    const __mmask16 k0 = (__mmask16)((1u << (n < 16 ? n : 16)) - 1u);
-    const __mmask16 k1 = (__mmask16)((1u << (n > 16 ? n - 16 : 0)) - 1u);
-    update_row(accumulate, init, c, c00, c01, k0, k1);
-    if (m > 1)
-        update_row(accumulate, init, c + ldc, c10, c11, k0, k1);
-    if (m > 2)
-        update_row(accumulate, init, c + 2 * ldc, c20, c21, k0, k1);
-    if (m > 3)
-        update_row(accumulate, init, c + 3 * ldc, c30, c31, k0, k1);
-    if (m > 4)
-        update_row(accumulate, init, c + 4 * ldc, c40, c41, k0, k1);
-    if (m > 5)
-        update_row(accumulate, init, c + 5 * ldc, c50, c51, k0, k1);
+/* The taps of a direct convolution: per listed tap, row i at r[i]. A
+ * tile of fewer rows than six computes only the rows it needs. */
+#define TSR_TAP_ROW(i) (r##i + k)
+#define TSR_TAPS_BODY(rows)                                                    \
+    TSR_UKR_ZERO_ACCS;                                                         \
+    for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
+        const uint8_t *const *r = rows_ + tap * MR;                            \
+        const uint8_t *r0 = r[0], *r1 = r[(rows) > 1 ? 1 : 0];                 \
+        const uint8_t *r2 = r[(rows) > 2 ? 2 : 0],                             \
+                      *r3 = r[(rows) > 3 ? 3 : 0];                             \
+        const uint8_t *r4 = r[(rows) > 4 ? 4 : 0],                             \
+                      *r5 = r[(rows) > 5 ? 5 : 0];                             \
+        const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;   \
+        for (int64_t k = 0; k < kgroups * 4; k += 4)                           \
+            TSR_UKR_STEP(rows, TSR_TAP_ROW, b + k * NR);                       \
+    }                                                                          \
+    TSR_UKR_STORE(0)
+
+void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
+                                           const uint8_t *const *rows_,
+                                           int64_t kgroups, const void *b_,
+                                           const int32_t *init, int32_t *c,
+                                           int64_t ldc, int64_t m, int64_t n,
+                                           const tsr_gemm_s8_tile_dst_t *td) {
+    TSR_BY_ROWS(TSR_TAPS_BODY)
 }
