@@ -174,12 +174,11 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    /* A single tap (strided 1x1) gains nothing: its im2col is a plain
-     * copy of the points it keeps (res5a_branch1 u8s8f32 was 6% slower
-     * by taps). */
+    /* Whether a single tap (strided 1x1) goes by taps is the kernel's
+     * call (tsr_gemm_s8_taps_supported). */
     sc->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
                   cf->src_cl && cf->wei_panels && cf->sh.ICg % 4 == 0 &&
-                  cf->KS > 1 && cf->KS <= TSR_GEMM_S8_MAX_TAPS;
+                  cf->KS <= TSR_GEMM_S8_MAX_TAPS;
     if (sc->taps_ok)
         sc->point_order =
                 gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());

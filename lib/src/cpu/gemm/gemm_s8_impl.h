@@ -121,6 +121,7 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
     tsr_gemm_s8_ukr_taps_fn ukr_taps;     /* NULL: no direct taps */
+    int single_tap; /* 1: ukr_taps also serves a single tap */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
