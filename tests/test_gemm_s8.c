@@ -335,9 +335,7 @@ static void check_dst_store(const buffers_t *b, tsr_gemm_s8_args_t args,
         const int form = tsr_epilogue_common_form(&plan, dt, tsr_round_nearest);
         if (!CHECK(form > 0))
             break;
-        cs.rows16 = tsr_epilogue_common_rows16_avx2(dt, form);
-        cs.hi = tsr_dt_max_f32(dt);
-        cs.dt_bytes = u8 ? 1 : 4;
+        tsr_epilogue_common_kernels(&cs, dt, form);
         const size_t dst_bytes = (size_t)(M * ldd * cs.dt_bytes + 1);
         unsigned char *dst = malloc(dst_bytes);
         memset(dst, 0xa5, dst_bytes);

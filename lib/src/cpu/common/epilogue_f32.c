@@ -538,10 +538,18 @@ int tsr_epilogue_common_init(const tsr_epilogue_t *ep,
             tsr_epilogue_common_form(&ep->fused, ep->dst_dt, ep->round_mode);
     if (!form || !fused_args(ep, rt, 1, pos0, ep->channel_dim, 1, &cs->f))
         return 0;
-    cs->rows16 = tsr_epilogue_common_rows16_avx2(ep->dst_dt, form);
-    cs->hi = tsr_dt_max_f32(ep->dst_dt);
-    cs->dt_bytes = (int64_t)tsr_data_type_size(ep->dst_dt);
+    tsr_epilogue_common_kernels(cs, ep->dst_dt, form);
     return 1;
+}
+
+void tsr_epilogue_common_kernels(tsr_epilogue_common_t *cs, tsr_data_type_t dt,
+                                 int form) {
+    cs->rows16 = tsr_epilogue_common_rows16_avx2(dt, form);
+    cs->rows32 = tsr_mayiuse(tsr_cpu_isa_avx512_core)
+                         ? tsr_epilogue_common_rows32_avx512(dt, form)
+                         : NULL;
+    cs->hi = tsr_dt_max_f32(dt);
+    cs->dt_bytes = (int64_t)tsr_data_type_size(dt);
 }
 
 /* Runs the fused kernel when the plan and the call allow it. */

@@ -67,15 +67,16 @@ typedef struct {
  * at stride 1 (u8 and s8 rounding to nearest). rows16 takes m rows of 16
  * sums (row stride 16) of the channels from col on and stores them at
  * dst, rows dst_ld bytes apart, with the results of
- * tsr_epilogue_apply_rows_s32. Built per call by tsr_epilogue_common_init;
- * AVX2 only. */
+ * tsr_epilogue_apply_rows_s32; rows32 the same for rows of 32 sums (row
+ * stride 32), on CPUs with AVX-512 (else NULL). Built per call by
+ * tsr_epilogue_common_init; AVX2 only. */
 typedef struct tsr_epilogue_common tsr_epilogue_common_t;
 typedef void (*tsr_epilogue_rows16_fn)(const tsr_epilogue_common_t *cs,
                                        int64_t col, const int32_t *acc,
                                        int64_t m, char *dst, int64_t dst_ld);
 struct tsr_epilogue_common {
     tsr_epilogue_fused_args_t f; /* operands from the call's first channel */
-    tsr_epilogue_rows16_fn rows16;
+    tsr_epilogue_rows16_fn rows16, rows32;
     float hi;         /* dt's largest value */
     int64_t dt_bytes; /* dt's size */
 };
@@ -133,6 +134,11 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
 int tsr_epilogue_common_init(const tsr_epilogue_t *ep,
                              const tsr_epilogue_rt_t *rt, const tsr_dim_t *pos0,
                              tsr_epilogue_common_t *cs);
+/* The stores (rows16, rows32), hi and dt_bytes of a common form `form`
+ * (tsr_epilogue_common_form) into dt; tsr_epilogue_common_init's last
+ * step. */
+void tsr_epilogue_common_kernels(tsr_epilogue_common_t *cs, tsr_data_type_t dt,
+                                 int form);
 
 /* A primitive's own tsr_epilogue_init call from its pd (which dst dim is
  * the channel, the form of its weights scales mask). */
@@ -215,6 +221,9 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
  * dt. */
 tsr_epilogue_rows16_fn tsr_epilogue_common_rows16_avx2(tsr_data_type_t dt,
                                                        int form);
+/* Its rows32, in epilogue_f32_avx512.c. */
+tsr_epilogue_rows16_fn tsr_epilogue_common_rows32_avx512(tsr_data_type_t dt,
+                                                         int form);
 /* v = scale * (old - zp) + v */
 void tsr_epilogue_sum_avx2(float *v, int64_t n, const float *old, float scale,
                            float zp);

@@ -96,42 +96,35 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
 
 /* The final values of a full-width tile of a single pass over K (plus
  * the column init) through the epilogue's common form into td's dst:
- * staged in L1 as two halves of 16 columns, the form's unit. */
+ * staged in L1, where its rows32 (set on every CPU that runs this
+ * kernel) reads them at once. */
+#define TSR_UKR_STAGE_ROW(i, acc0, acc1)                                       \
+    do {                                                                       \
+        _mm512_store_si512(staged + 32 * (i), _mm512_add_epi32(acc0, i0));     \
+        _mm512_store_si512(staged + 32 * (i) + 16,                             \
+                           _mm512_add_epi32(acc1, i1));                        \
+    } while (0)
 #define TSR_UKR_STORE_DST(td, init, m)                                         \
     do {                                                                       \
-        int32_t lo[MR * 16] __attribute__((aligned(64)));                      \
-        int32_t hi[MR * 16] __attribute__((aligned(64)));                      \
+        int32_t staged[MR * NR] __attribute__((aligned(64)));                  \
         const __m512i i0 = (init) ? _mm512_loadu_si512((const void *)(init))   \
                                   : _mm512_setzero_si512();                    \
         const __m512i i1 =                                                     \
                 (init) ? _mm512_loadu_si512((const void *)((init) + 16))       \
                        : _mm512_setzero_si512();                               \
-        _mm512_store_si512(lo, _mm512_add_epi32(c00, i0));                     \
-        _mm512_store_si512(hi, _mm512_add_epi32(c01, i1));                     \
-        if ((m) > 1) {                                                         \
-            _mm512_store_si512(lo + 16, _mm512_add_epi32(c10, i0));            \
-            _mm512_store_si512(hi + 16, _mm512_add_epi32(c11, i1));            \
-        }                                                                      \
-        if ((m) > 2) {                                                         \
-            _mm512_store_si512(lo + 32, _mm512_add_epi32(c20, i0));            \
-            _mm512_store_si512(hi + 32, _mm512_add_epi32(c21, i1));            \
-        }                                                                      \
-        if ((m) > 3) {                                                         \
-            _mm512_store_si512(lo + 48, _mm512_add_epi32(c30, i0));            \
-            _mm512_store_si512(hi + 48, _mm512_add_epi32(c31, i1));            \
-        }                                                                      \
-        if ((m) > 4) {                                                         \
-            _mm512_store_si512(lo + 64, _mm512_add_epi32(c40, i0));            \
-            _mm512_store_si512(hi + 64, _mm512_add_epi32(c41, i1));            \
-        }                                                                      \
-        if ((m) > 5) {                                                         \
-            _mm512_store_si512(lo + 80, _mm512_add_epi32(c50, i0));            \
-            _mm512_store_si512(hi + 80, _mm512_add_epi32(c51, i1));            \
-        }                                                                      \
-        const tsr_epilogue_common_t *cs = (td)->common;                        \
-        cs->rows16(cs, (td)->col, lo, m, (td)->dst, (td)->row_bytes);          \
-        cs->rows16(cs, (td)->col + 16, hi, m, (td)->dst + 16 * cs->dt_bytes,   \
-                   (td)->row_bytes);                                           \
+        TSR_UKR_STAGE_ROW(0, c00, c01);                                        \
+        if ((m) > 1)                                                           \
+            TSR_UKR_STAGE_ROW(1, c10, c11);                                    \
+        if ((m) > 2)                                                           \
+            TSR_UKR_STAGE_ROW(2, c20, c21);                                    \
+        if ((m) > 3)                                                           \
+            TSR_UKR_STAGE_ROW(3, c30, c31);                                    \
+        if ((m) > 4)                                                           \
+            TSR_UKR_STAGE_ROW(4, c40, c41);                                    \
+        if ((m) > 5)                                                           \
+            TSR_UKR_STAGE_ROW(5, c50, c51);                                    \
+        (td)->common->rows32((td)->common, (td)->col, staged, m, (td)->dst,    \
+                             (td)->row_bytes);                                 \
     } while (0)
 
 /* The store of an in-place tile: into td's dst when given (a single pass
