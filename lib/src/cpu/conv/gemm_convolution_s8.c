@@ -166,9 +166,12 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
      * copy: the GEMM reads col in place and its kernels store into dst,
      * where packing with the shift runs the packed kernel and a separate
      * store (res2a_branch2a s8s8s8 on two threads: 248 -> 282 GOPS). The
-     * shift joins the source zero point (zp + 128). */
+     * shift joins the source zero point (zp + 128). A kernel that shifts
+     * s8 rows itself reads them in place instead (res2a_branch2a s8s8s8
+     * with the VNNI kernel: 608 -> 674 GOPS, res4b_branch2a 808 -> 908). */
     cf->direct =
-            gemm_conv_src_direct(cf) && !(sc->src_dt == tsr_s8 && cf->src_cl);
+            gemm_conv_src_direct(cf) && !(sc->src_dt == tsr_s8 && cf->src_cl &&
+                                          !tsr_gemm_s8_reads_s8_rows());
     cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct;
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);

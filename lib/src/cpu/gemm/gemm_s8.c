@@ -66,6 +66,7 @@ static const tsr_gemm_s8_kernel_t kernels[] = {
                 .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
                 .ukr_tail = tsr_gemm_s8_ukr_6x32_tail_avx512_vnni,
                 .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
+                .ukr_a_rows_s8 = tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni,
                 .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
                 /* A strided 1x1 convolution by its one tap instead of a
                  * copy of the points it keeps: res4a_branch2a u8s8u8 756 ->
@@ -231,6 +232,10 @@ static void finish_tile(const tsr_gemm_s8_args_t *args, int to_dst, int nr,
                        n - done, work);
 }
 
+int tsr_gemm_s8_reads_s8_rows(void) {
+    return tsr_gemm_s8_select_kernel()->ukr_a_rows_s8 != NULL;
+}
+
 int tsr_gemm_s8_taps_row_tile(void) {
     return tsr_gemm_s8_select_kernel()->mr;
 }
@@ -373,10 +378,12 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             args->a_dt == tsr_s8;
-        /* u8 rows read A in place (K quads need no shift and lie in each
-         * row); otherwise A is packed. */
-        const int a_in_place = kb->ukr_a_rows && a_u8 && !args->transa &&
-                               (K % 4 == 0 || args->a_rows_padded);
+        /* Rows the kernel reads in place (K quads lie in each row; s8
+         * ones it shifts itself, where it can); otherwise A is packed. */
+        const tsr_gemm_s8_ukr_a_rows_fn a_rows =
+                a_u8 ? kb->ukr_a_rows : kb->ukr_a_rows_s8;
+        const int a_in_place =
+                a_rows && !args->transa && (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
         const int64_t kc = a_in_place ? TSR_MAX(K, 1) : kc_packed;
         /* Full panels of in-place tiles (one pass over K) store into dst
@@ -402,10 +409,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const int32_t *col = init ? init + jr : NULL;
                     if (a_in_place) {
                         tsr_gemm_s8_tile_dst_t td;
-                        kb->ukr_a_rows(kgroups, a_block, a_sx, pb, pc > 0, col,
-                                       tile + jr, ld, mcur, n,
-                                       tile_dst(args, to_dst && n == nr, ic,
-                                                jc + jr, &td));
+                        a_rows(kgroups, a_block, a_sx, pb, pc > 0, col,
+                               tile + jr, ld, mcur, n,
+                               tile_dst(args, to_dst && n == nr, ic, jc + jr,
+                                        &td));
                         continue;
                     }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {

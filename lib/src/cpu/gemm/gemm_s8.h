@@ -150,6 +150,10 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args);
 size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                                 int c_in_scratch, int nthr);
 
+/* 1 when the kernel the CPU selects reads s8 rows of A (not transposed)
+ * in place, as it reads u8 ones; else it packs them. */
+int tsr_gemm_s8_reads_s8_rows(void);
+
 /* The rows of one tile of the kernel the CPU selects: with A by taps,
  * the tiles of which all rows read a tap in the padding leave it out. */
 int tsr_gemm_s8_taps_row_tile(void);

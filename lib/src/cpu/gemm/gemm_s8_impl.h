@@ -120,8 +120,10 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
-    tsr_gemm_s8_ukr_taps_fn ukr_taps;     /* NULL: no direct taps */
-    int single_tap; /* 1: ukr_taps also serves a single tap */
+    /* s8 rows read in place, shifted by +128 in registers; NULL: packed */
+    tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows_s8;
+    tsr_gemm_s8_ukr_taps_fn ukr_taps; /* NULL: no direct taps */
+    int single_tap;                   /* 1: ukr_taps also serves a single tap */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
@@ -193,6 +195,10 @@ void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(int64_t kgroups, const void *a,
                                              const int32_t *init, int32_t *c,
                                              int64_t ldc, int64_t m, int64_t n,
                                              const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
+        int64_t kgroups, const void *a, int64_t lda, const void *b,
+        int accumulate, const int32_t *init, int32_t *c, int64_t ldc, int64_t m,
+        int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const uint8_t *const *rows,
                                            int64_t kgroups, const void *b,

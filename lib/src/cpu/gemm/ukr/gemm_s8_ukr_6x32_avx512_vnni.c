@@ -18,11 +18,15 @@
 #define MR 6
 #define NR 32
 
-/* The 32-bit word of a K quad at p, broadcast to every lane. */
-static inline __m512i broadcast_quad(const uint8_t *p) {
+/* The 32-bit word of a K quad at p, broadcast to every lane; with `flip`
+ * (a literal) s8 values turned into the u8 values x + 128 (x ^ 0x80),
+ * the shift the frame compensates. */
+static inline __attribute__((always_inline)) __m512i
+broadcast_quad(const uint8_t *p, int flip) {
     int32_t v;
     memcpy(&v, p, sizeof(v));
-    return _mm512_set1_epi32(v);
+    const __m512i q = _mm512_set1_epi32(v);
+    return flip ? _mm512_xor_si512(q, _mm512_set1_epi32((int)0x80808080u)) : q;
 }
 
 /* The 12 accumulators of a 6 x 32 tile, zero. */
@@ -37,13 +41,14 @@ static inline __m512i broadcast_quad(const uint8_t *p) {
 /* Row i of the tile += the quad at `p` . (b0, b1). */
 #define TSR_UKR_ROW(p, acc0, acc1)                                             \
     do {                                                                       \
-        const __m512i av = broadcast_quad(p);                                  \
+        const __m512i av = broadcast_quad(p, flip);                            \
         acc0 = _mm512_dpbusd_epi32(acc0, av, b0);                              \
         acc1 = _mm512_dpbusd_epi32(acc1, av, b1);                              \
     } while (0)
 
 /* One K quad over the first `rows` rows (a literal at every use), the
- * quad of row i at ROW(i), B's 32 columns at b. */
+ * quad of row i at ROW(i), B's 32 columns at b; `flip` (a literal in
+ * scope) as broadcast_quad's. */
 #define TSR_UKR_STEP(rows, ROW, b)                                             \
     do {                                                                       \
         const __m512i b0 = _mm512_loadu_si512((const void *)(b));              \
@@ -169,6 +174,7 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
 /* Packed A: the quad of row i of group p at a + p * MR * 4 + 4 * i. */
 #define TSR_PACKED_ROW(i) (a + 4 * (i))
 #define TSR_PACKED_BODY(rows)                                                  \
+    const int flip = 0;                                                        \
     const uint8_t *a = a_;                                                     \
     const int8_t *b = b_;                                                      \
     TSR_UKR_ZERO_ACCS;                                                         \
@@ -202,30 +208,43 @@ void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a_,
         TSR_UKR_STEP(rows, TSR_LDA_ROW, b + k * NR);                           \
     TSR_UKR_STORE(accumulate)
 
-/* Tile after tile down the rows: one call per column panel of a block. */
+/* Tile after tile down the rows: one call per column panel of a block.
+ * `flip` (a literal at each use) reads s8 rows. */
+#define TSR_A_ROWS_TILES(flip_)                                                \
+    const int flip = (flip_);                                                  \
+    tsr_gemm_s8_tile_dst_t tile_td;                                            \
+    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;                  \
+    const int8_t *b = b_;                                                      \
+    for (int64_t i = 0; i < rows; i += MR) {                                   \
+        const uint8_t *a = (const uint8_t *)a_ + i * lda;                      \
+        int32_t *c = c_ + i * ldc;                                             \
+        const int64_t m = rows - i < MR ? rows - i : MR;                       \
+        if (td_) {                                                             \
+            tile_td = *td_;                                                    \
+            tile_td.dst += i * td_->row_bytes;                                 \
+        }                                                                      \
+        TSR_BY_ROWS(TSR_A_ROWS_BODY)                                           \
+    }
+
 void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(
         int64_t kgroups, const void *a_, int64_t lda, const void *b_,
         int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
-    tsr_gemm_s8_tile_dst_t tile_td;
-    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;
-    const int8_t *b = b_;
-    for (int64_t i = 0; i < rows; i += MR) {
-        const uint8_t *a = (const uint8_t *)a_ + i * lda;
-        int32_t *c = c_ + i * ldc;
-        const int64_t m = rows - i < MR ? rows - i : MR;
-        if (td_) {
-            tile_td = *td_;
-            tile_td.dst += i * td_->row_bytes;
-        }
-        TSR_BY_ROWS(TSR_A_ROWS_BODY)
-    }
+    TSR_A_ROWS_TILES(0)
+}
+
+void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
+        int64_t kgroups, const void *a_, int64_t lda, const void *b_,
+        int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
+        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
+    TSR_A_ROWS_TILES(1)
 }
 
 /* The taps of a direct convolution: per listed tap, row i at r[i]. A
  * tile of fewer rows than six computes only the rows it needs. */
 #define TSR_TAP_ROW(i) (r##i + k)
 #define TSR_TAPS_BODY(rows)                                                    \
+    const int flip = 0;                                                        \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
         const uint8_t *const *r = rows_ + tap * MR;                            \
