@@ -1,4 +1,5 @@
-/* AVX2 packing for the 6x16 kernels, the hot cases of both layouts:
+/* AVX2 packing for the 6x16 kernels, the hot cases of both layouts (and
+ * the quad layout's 32-wide B panels of the VNNI kernel):
  *   lines contiguous in K (A as stored, B transposed): s16 pairs widen 16
  *     K values of 8 lines, u8 x s8 quads take 32 K values of 8 lines as
  *     they are (s8 A flipped to u8 by its top bit); then an 8x8 transpose
@@ -83,8 +84,9 @@ static void pack16_pair_lines(const uint8_t *src, int64_t stride_p, int src_u8,
                         widen16(_mm_unpackhi_epi8(k0, k1), src_u8));
 }
 
-/* The quad layout's counterparts: 8 quads (32 K values) of a full 6- or
- * 16-line panel whose lines are contiguous in K, XORed with `flip`. */
+/* The quad layout's counterparts: 8 quads (32 K values) of a full 6-,
+ * 16- or 32-line panel whose lines are contiguous in K, XORed with
+ * `flip`. */
 static void pack_quads_block32(const uint8_t *src, int64_t stride_x, int width,
                                __m256i flip, uint8_t *dst) {
     for (int h = 0; h * 8 < width; ++h) {
@@ -100,9 +102,10 @@ static void pack_quads_block32(const uint8_t *src, int64_t stride_x, int width,
                                      flip)
                            : _mm256_setzero_si256();
         transpose_8x8_epi32(r);
-        if (width == 16) {
+        if (width % 8 == 0) {
             for (int j = 0; j < 8; ++j)
-                _mm256_storeu_si256((__m256i *)(dst + 64 * j + 32 * h), r[j]);
+                _mm256_storeu_si256((__m256i *)(dst + 4 * width * j + 32 * h),
+                                    r[j]);
             continue;
         }
         /* Width 6: each 32-byte store spills 8 bytes the next overwrites. */
@@ -147,8 +150,9 @@ static int64_t pack_panel_body(tsr_gemm_s8_layout_t layout, int k_contiguous,
         } else {
             const __m128i f = _mm_set1_epi8((char)flip);
             for (; done + 4 <= depth; done += 4)
-                pack16_quad_lines(s + done * stride_p, stride_p, f,
-                                  (uint8_t *)d + done * 16);
+                for (int h = 0; h < width; h += 16)
+                    pack16_quad_lines(s + done * stride_p + h, stride_p, f,
+                                      (uint8_t *)d + done * width + 4 * h);
         }
         return done;
     }
@@ -172,8 +176,10 @@ void tsr_gemm_s8_pack_avx2(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
                            const void *src, int64_t stride_x, int64_t stride_p,
                            int64_t lines, int64_t depth, int width, void *dst) {
     const int k_contiguous = stride_p == 1 && stride_x != 1;
-    const int lines_contiguous = stride_x == 1 && stride_p != 1 && width == 16;
-    if ((width != 6 && width != 16) || !(k_contiguous || lines_contiguous)) {
+    const int quads = layout == tsr_gemm_s8_layout_u8s8_quads;
+    const int wide = width == 16 || (width == 32 && quads);
+    const int lines_contiguous = stride_x == 1 && stride_p != 1 && wide;
+    if ((width != 6 && !wide) || !(k_contiguous || lines_contiguous)) {
         tsr_gemm_s8_pack(layout, is_a, src_u8, src, stride_x, stride_p, lines,
                          depth, width, dst);
         return;
