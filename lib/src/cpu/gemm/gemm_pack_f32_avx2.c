@@ -1,7 +1,7 @@
-/* AVX2 packing for the 6x16 kernel: the transposing case (A as stored, B
- * transposed), where the portable copy moves one float at a time, goes
- * through 8x8 register transposes. Every other case, and the K and line
- * tails, use the portable tsr_gemm_f32_pack. */
+/* AVX2 packing for the 6x16 and 6x32 kernels: the transposing case (A as
+ * stored, B transposed), where the portable copy moves one float at a
+ * time, goes through 8x8 register transposes. Every other case, and the
+ * K and line tails, use the portable tsr_gemm_f32_pack. */
 #include <immintrin.h>
 
 #include "cpu/gemm/gemm_f32_impl.h"
@@ -41,20 +41,22 @@ static void pack6_block8(const float *src, int64_t stride_x, float *dst) {
     _mm_storel_pi((__m64 *)(dst + 46), _mm256_extractf128_ps(r[7], 1));
 }
 
-/* 8 K steps of 8 of the lines of a full 16-line panel. */
-static void pack16_half_block8(const float *src, int64_t stride_x, float *dst) {
+/* 8 K steps of 8 of the lines of a full panel `width` lines wide. */
+static void pack_lines8_block8(const float *src, int64_t stride_x, int width,
+                               float *dst) {
     __m256 r[8];
     for (int x = 0; x < 8; ++x)
         r[x] = _mm256_loadu_ps(src + x * stride_x);
     transpose_8x8(r);
     for (int p = 0; p < 8; ++p)
-        _mm256_storeu_ps(dst + 16 * p, r[p]);
+        _mm256_storeu_ps(dst + width * p, r[p]);
 }
 
 void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
                             int64_t stride_p, int64_t lines, int64_t depth,
                             int width, float *dst) {
-    if (stride_p != 1 || stride_x == 1 || (width != 6 && width != 16)) {
+    if (stride_p != 1 || stride_x == 1 ||
+        (width != 6 && width != 16 && width != 32)) {
         tsr_gemm_f32_pack(src, stride_x, stride_p, lines, depth, width, dst);
         return;
     }
@@ -67,9 +69,9 @@ void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
             if (width == 6) {
                 pack6_block8(s + p, stride_x, d + p * 6);
             } else {
-                pack16_half_block8(s + p, stride_x, d + p * 16);
-                pack16_half_block8(s + 8 * stride_x + p, stride_x,
-                                   d + p * 16 + 8);
+                for (int h = 0; h < width; h += 8)
+                    pack_lines8_block8(s + h * stride_x + p, stride_x, width,
+                                       d + p * width + h);
             }
         }
         /* K tail of this panel: the portable copy of one panel. */
