@@ -76,6 +76,37 @@ typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
                                         int64_t ldc, int64_t m, int64_t n,
                                         const tsr_gemm_s8_tile_dst_t *td);
 
+/* For the micro-kernels of 6-row tiles: expands BODY(rows) with rows the
+ * literal value of the tile's row count m (1 to 6, a variable in scope),
+ * so that each expansion computes only the rows it has. */
+#define TSR_GEMM_S8_BY_ROWS(BODY)                                              \
+    switch (m) {                                                               \
+    case 1: {                                                                  \
+        BODY(1);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 2: {                                                                  \
+        BODY(2);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 3: {                                                                  \
+        BODY(3);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 4: {                                                                  \
+        BODY(4);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    case 5: {                                                                  \
+        BODY(5);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    default: {                                                                 \
+        BODY(6);                                                               \
+        break;                                                                 \
+    }                                                                          \
+    }
+
 /* Packs a block into panels of `width` lines in `layout`: element (x, p),
  * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
  * `lines` or `depth` are zero (B's zero K padding cancels whatever A

@@ -204,35 +204,6 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
         TSR_IN_PLACE_STEP(rows, TSR_LDA_ROW);                                  \
     TSR_IN_PLACE_STORE(accumulate)
 
-/* Expands BODY(rows) with the literal row count m (1 to 6). */
-#define TSR_BY_ROWS(BODY)                                                      \
-    switch (m) {                                                               \
-    case 1: {                                                                  \
-        BODY(1);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 2: {                                                                  \
-        BODY(2);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 3: {                                                                  \
-        BODY(3);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 4: {                                                                  \
-        BODY(4);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 5: {                                                                  \
-        BODY(5);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    default: {                                                                 \
-        BODY(6);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    }
-
 /* Tile after tile down the rows: one call per column panel of a block,
  * as a call per tile cost 5-7% of a 1x1 layer with K = 64. */
 void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
@@ -252,7 +223,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
             tile_td = *td_;
             tile_td.dst += i * td_->row_bytes;
         }
-        TSR_BY_ROWS(TSR_A_ROWS_BODY)
+        TSR_GEMM_S8_BY_ROWS(TSR_A_ROWS_BODY)
     }
 }
 
@@ -276,7 +247,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n,
                                          const tsr_gemm_s8_tile_dst_t *td) {
-    TSR_BY_ROWS(TSR_TAPS_BODY)
+    TSR_GEMM_S8_BY_ROWS(TSR_TAPS_BODY)
 }
 
 int tsr_gemm_s8_b_narrow_avx2(const int8_t *b, int64_t bytes) {

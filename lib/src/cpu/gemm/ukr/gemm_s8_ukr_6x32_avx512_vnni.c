@@ -142,35 +142,6 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
             TSR_UKR_STORE_C(accumulate, init, c, ldc, m, n);                   \
     } while (0)
 
-/* Expands BODY(rows) with the literal row count m (1 to 6). */
-#define TSR_BY_ROWS(BODY)                                                      \
-    switch (m) {                                                               \
-    case 1: {                                                                  \
-        BODY(1);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 2: {                                                                  \
-        BODY(2);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 3: {                                                                  \
-        BODY(3);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 4: {                                                                  \
-        BODY(4);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    case 5: {                                                                  \
-        BODY(5);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    default: {                                                                 \
-        BODY(6);                                                               \
-        break;                                                                 \
-    }                                                                          \
-    }
-
 /* Packed A: the quad of row i of group p at a + p * MR * 4 + 4 * i. */
 #define TSR_PACKED_ROW(i) (a + 4 * (i))
 #define TSR_PACKED_BODY(rows)                                                  \
@@ -197,7 +168,7 @@ void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a_,
                                            const void *b_, int accumulate,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n) {
-    TSR_BY_ROWS(TSR_PACKED_BODY)
+    TSR_GEMM_S8_BY_ROWS(TSR_PACKED_BODY)
 }
 
 /* A read in place: row i of the tile at a + i * lda. */
@@ -223,7 +194,7 @@ void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a_,
             tile_td = *td_;                                                    \
             tile_td.dst += i * td_->row_bytes;                                 \
         }                                                                      \
-        TSR_BY_ROWS(TSR_A_ROWS_BODY)                                           \
+        TSR_GEMM_S8_BY_ROWS(TSR_A_ROWS_BODY)                                   \
     }
 
 void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(
@@ -265,5 +236,5 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td) {
-    TSR_BY_ROWS(TSR_TAPS_BODY)
+    TSR_GEMM_S8_BY_ROWS(TSR_TAPS_BODY)
 }
