@@ -33,7 +33,8 @@
  * missing spatial dims: 0). */
 enum { DW_N = 0, DW_C, DW_D, DW_H, DW_W, DW_NDIMS };
 
-/* Staging for the AVX2 kernel: channels-last input points far apart put
+/* Staging for the AVX2 and AVX-512 kernels (one format, so either may
+ * fill a ring the other reads): channels-last input points far apart put
  * a channel group's columns in few L1 sets, so the input rows of a call
  * are first copied into a per-thread ring of slots, reused by the next
  * output rows of the thread. A slot holds the row's channels in
@@ -65,6 +66,51 @@ typedef struct {
 typedef void (*dw_row_fn)(const dw_row_args_t *a);
 
 void dw_conv_row_avx2(const dw_row_args_t *a);
+/* Channels-last data in vectors of 16 channels; blocked data goes to
+ * dw_conv_row_avx2. */
+void dw_conv_row_avx512(const dw_row_args_t *a);
+
+/* The points of the call (relative to ow0) whose taps all read inside the
+ * input, [*lo, *hi): ow * SW - padL >= 0 and
+ * ow * SW - padL + (KW - 1) * DW < IW. */
+static inline void dw_interior_points(const dw_row_args_t *a, tsr_dim_t *lo,
+                                      tsr_dim_t *hi) {
+    const tsr_dim_t last = a->IW - 1 + a->padL - (a->KW - 1) * a->DW;
+    const tsr_dim_t l = (a->padL + a->SW - 1) / a->SW - a->ow0;
+    const tsr_dim_t h = (last < 0 ? 0 : last / a->SW + 1) - a->ow0;
+    *lo = l < 0 ? 0 : l;
+    *hi = h > a->now ? a->now : h;
+}
+
+/* The ring slot of each input row of the call: rows already staged keep
+ * theirs, the others take slots no row of the call needs, get them named
+ * after their source row and are marked `fresh` (to be copied in by the
+ * caller). */
+static inline void dw_stage_assign(const dw_row_args_t *a, int *slot_of,
+                                   int *fresh) {
+    dw_stage_t *st = a->stage;
+    int used[DW_MAX_ROWS] = {0};
+    for (int r = 0; r < a->nrows; r++) {
+        slot_of[r] = -1;
+        fresh[r] = 0;
+        for (int k = 0; k < st->nslots; k++)
+            if (st->key[k] == a->src_row[r]) {
+                slot_of[r] = k;
+                used[k] = 1;
+            }
+    }
+    for (int r = 0; r < a->nrows; r++) {
+        if (slot_of[r] >= 0)
+            continue;
+        int k = 0;
+        while (used[k])
+            k++;
+        used[k] = 1;
+        slot_of[r] = k;
+        fresh[r] = 1;
+        st->key[k] = a->src_row[r];
+    }
+}
 
 typedef struct {
     conv_sizes_t sh;

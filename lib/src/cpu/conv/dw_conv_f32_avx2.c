@@ -509,28 +509,13 @@ static void stage_row(const dw_row_args_t *a, const float *src, float *out,
  * needs. */
 static void stage_rows(const dw_row_args_t *a, const float **staged) {
     dw_stage_t *st = a->stage;
-    int used[DW_MAX_ROWS] = {0};
-    int slot_of[DW_MAX_ROWS];
+    int slot_of[DW_MAX_ROWS], fresh[DW_MAX_ROWS];
+    dw_stage_assign(a, slot_of, fresh);
     for (int r = 0; r < a->nrows; r++) {
-        slot_of[r] = -1;
-        for (int k = 0; k < st->nslots; k++)
-            if (st->key[k] == a->src_row[r]) {
-                slot_of[r] = k;
-                used[k] = 1;
-            }
-    }
-    for (int r = 0; r < a->nrows; r++) {
-        if (slot_of[r] < 0) {
-            int k = 0;
-            while (used[k])
-                k++;
-            used[k] = 1;
-            slot_of[r] = k;
-            st->key[k] = a->src_row[r];
-            stage_row(a, a->src_row[r], st->buf + k * st->slot_floats,
-                      st->group_floats);
-        }
-        staged[r] = st->buf + slot_of[r] * st->slot_floats;
+        float *slot = st->buf + slot_of[r] * st->slot_floats;
+        if (fresh[r])
+            stage_row(a, a->src_row[r], slot, st->group_floats);
+        staged[r] = slot;
     }
 }
 
@@ -540,13 +525,8 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     row_t rw = {taps,   a->nrows,  a->KW,     a->SW,     a->padL,
                 a->ow0, a->src_sw, a->src_cv, a->dst_sw, a->dst_cv,
                 a->dst, a->bias,   table};
-    /* Interior points, relative to ow0: ow * SW - padL >= 0 and
-     * ow * SW - padL + (KW - 1) * DW < IW. */
-    const tsr_dim_t last = a->IW - 1 + a->padL - (a->KW - 1) * a->DW;
-    tsr_dim_t in_lo = (a->padL + a->SW - 1) / a->SW - a->ow0;
-    tsr_dim_t in_hi = (last < 0 ? 0 : last / a->SW + 1) - a->ow0;
-    in_lo = in_lo < 0 ? 0 : in_lo;
-    in_hi = in_hi > a->now ? a->now : in_hi;
+    tsr_dim_t in_lo, in_hi;
+    dw_interior_points(a, &in_lo, &in_hi);
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;

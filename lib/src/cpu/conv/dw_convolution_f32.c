@@ -6,9 +6,9 @@
  * Work items are (image, output depth and row, chunk of channels), split
  * statically over the threads; each item runs the row kernel over tiles of
  * the output row and applies the epilogue to each tile while it is in the
- * cache (a bias alone is added by the kernel at its store). The AVX2
- * kernel may stage input rows (dw_conv_f32.h): each thread then owns a
- * ring of staged rows in the scratchpad. */
+ * cache (a bias alone is added by the kernel at its store). The vector
+ * kernels (AVX-512, else AVX2) may stage input rows (dw_conv_f32.h): each
+ * thread then owns a ring of staged rows in the scratchpad. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@
 #define STAGE_MIN_POINT_STRIDE 256
 #define STAGE_MAX_FLOATS ((size_t)1 << 18)
 
-/* The portable row kernel: the loops of the AVX2 one, a point and a
+/* The portable row kernel: the loops of the vector ones, a point and a
  * vector of channels at a time. */
 static void dw_conv_row_generic(const dw_row_args_t *a) {
     for (tsr_dim_t ow = 0; ow < a->now; ow++) {
@@ -179,9 +179,11 @@ static void plan_work(dw_conv_conf_t *cf) {
     cf->nthr = omp_get_max_threads();
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
     /* Staging pays when input points are far apart (see dw_conv_f32.h). */
-    const int stage_ok =
-            cf->row == dw_conv_row_avx2 && cf->src_s[DW_C] == DW_VLEN &&
-            cf->src_s[DW_W] >= STAGE_MIN_POINT_STRIDE && sh->KSW == 1;
+    const int vector_row =
+            cf->row == dw_conv_row_avx512 || cf->row == dw_conv_row_avx2;
+    const int stage_ok = vector_row && cf->src_s[DW_C] == DW_VLEN &&
+                         cf->src_s[DW_W] >= STAGE_MIN_POINT_STRIDE &&
+                         sh->KSW == 1;
     /* Staged and with no epilogue pass (no tile to keep in L1), chunks of
      * every channel: the threads then split the rows, each reading and
      * writing whole points of its own rows, instead of each taking a
@@ -259,8 +261,9 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf,
     cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
     cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
-    cf->row = tsr_mayiuse(tsr_cpu_isa_avx2) ? dw_conv_row_avx2
-                                            : dw_conv_row_generic;
+    cf->row = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_conv_row_avx512
+              : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_conv_row_avx2
+                                                   : dw_conv_row_generic;
     plan_work(cf);
     return tsr_success;
 }

@@ -1,0 +1,471 @@
+/* The AVX-512 row kernel of "dw:f32" (contract in dw_conv_f32.h): the
+ * blocks of the AVX2 kernel (dw_conv_f32_avx2.c, which explains them) on
+ * vectors of 16 channels, for channels-last data (channel vectors
+ * contiguous); blocked data, whose 8-channel blocks are a block stride
+ * apart, goes to the AVX2 kernel. A channel tail is a masked vector.
+ *
+ * Results are those of the AVX2 kernel bit for bit: every output element
+ * is zero plus one FMA per tap in the order (kd, kh, kw), taps in the
+ * padding read as zeros in the same places, then the bias added at the
+ * store. With twice the registers, general blocks take twice the channels
+ * per point (64, the whole group, for up to 6 points). */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "cpu/conv/dw_conv_f32.h"
+
+#define VLEN 16
+#define UR 6
+#define NV_MAX 4 /* GROUP_C / VLEN */
+#define GROUP_C DW_STAGE_C
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+/* Loops over registers (points, vectors, taps of a column) must unroll
+ * fully for the accumulators to stay in registers. */
+#define UNROLL _Pragma("GCC unroll 32")
+
+/* What border blocks read for taps in the padding. */
+static const float zeros[GROUP_C];
+
+typedef struct {
+    const float *src, *wei;
+} tap_t;
+
+/* How a general block reads its inputs. */
+enum { INTERIOR, TABLE };
+
+/* The call's state in locals the compiler can keep in registers. Channel
+ * vector v of a group is at offset v * VLEN in src, dst and weights. */
+typedef struct {
+    const tap_t *taps; /* nrows x KW, row-major */
+    int nrows;
+    tsr_dim_t KW, SW, padL, ow0;
+    tsr_dim_t src_sw, dst_sw;
+    float *dst;
+    const float *bias;
+    const float **table; /* TABLE blocks: input of (tap t, point u) at
+                            t * ur + u */
+} row_t;
+
+static ALWAYS_INLINE __mmask16 lane_mask(tsr_dim_t n) {
+    return (__mmask16)((1u << n) - 1u);
+}
+
+/* Vector v of nv, masked when it is the last and `masked`. */
+static ALWAYS_INLINE __m512 load(const float *p, int v, int nv, int masked,
+                                 __mmask16 mask) {
+    return masked && v == nv - 1 ? _mm512_maskz_loadu_ps(mask, p)
+                                 : _mm512_loadu_ps(p);
+}
+
+static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
+    return (const float *)((const char *)p + bytes);
+}
+
+/* Stores the ur x nv accumulators of a block at output point ow, channel
+ * offset c (bias added first when the row has one). */
+static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
+                                       __m512 *acc, const int nv,
+                                       const int masked, __mmask16 mask,
+                                       tsr_dim_t ow, const int ur) {
+    /* In locals: vector stores may alias anything, *rw included. */
+    const tsr_dim_t dsw = rw->dst_sw;
+    const float *bias = rw->bias;
+    float *d0 = rw->dst + ow * dsw + c;
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        if (bias) {
+            const __m512 b = load(bias + c + v * VLEN, v, nv, masked, mask);
+            UNROLL
+            for (int u = 0; u < ur; u++)
+                acc[u * nv + v] = _mm512_add_ps(acc[u * nv + v], b);
+        }
+        UNROLL
+        for (int u = 0; u < ur; u++) {
+            float *d = d0 + u * dsw + v * VLEN;
+            if (masked && v == nv - 1)
+                _mm512_mask_storeu_ps(d, mask, acc[u * nv + v]);
+            else
+                _mm512_storeu_ps(d, acc[u * nv + v]);
+        }
+    }
+}
+
+/* `ur` points from ow (relative to ow0), `nv` channel vectors from channel
+ * offset c (the last masked when `masked`), over every tap. */
+static ALWAYS_INLINE void points(const row_t *rw, tsr_dim_t c, const int nv,
+                                 const int masked, __mmask16 mask, tsr_dim_t ow,
+                                 const int ur, const int kind) {
+    __m512 acc[UR * NV_MAX];
+    UNROLL
+    for (int i = 0; i < ur * nv; i++)
+        acc[i] = _mm512_setzero_ps();
+    /* Points 0..2 from p0, 3..5 from p3: x86 addressing scales the stride
+     * by 1 or 2. */
+    const intptr_t pt =
+            (intptr_t)(rw->SW * rw->src_sw * (tsr_dim_t)sizeof(float));
+    const tsr_dim_t off = ((rw->ow0 + ow) * rw->SW - rw->padL) * rw->src_sw + c;
+    const tsr_dim_t ntaps = rw->nrows * rw->KW;
+    for (tsr_dim_t k = 0; k < ntaps; k++) {
+        const float *p0 = rw->taps[k].src + off;
+        const float *p3 = at(p0, 3 * pt);
+        const float *w = rw->taps[k].wei + c;
+        __m512 wv[NV_MAX];
+        UNROLL
+        for (int v = 0; v < nv; v++)
+            wv[v] = load(w + v * VLEN, v, nv, masked, mask);
+        UNROLL
+        for (int u = 0; u < ur; u++) {
+            const float *p = kind == TABLE ? rw->table[k * ur + u] + c
+                             : u < 3       ? at(p0, u * pt)
+                                           : at(p3, (u - 3) * pt);
+            UNROLL
+            for (int v = 0; v < nv; v++)
+                acc[u * nv + v] =
+                        _mm512_fmadd_ps(load(p + v * VLEN, v, nv, masked, mask),
+                                        wv[v], acc[u * nv + v]);
+        }
+    }
+    store_points(rw, c, acc, nv, masked, mask, ow, ur);
+}
+
+/* One block of `ur` points for every channel of the group (at most
+ * NV_MAX vectors): the full vectors in runs of 4, 2, 1, then a masked
+ * tail. */
+static ALWAYS_INLINE void block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
+                                const int ur, const int kind) {
+    const tsr_dim_t nfull = nc / VLEN, tail = nc % VLEN;
+    tsr_dim_t j = 0;
+    if (j + 4 <= nfull) {
+        points(rw, j * VLEN, 4, 0, 0, ow, ur, kind);
+        j += 4;
+    }
+    if (j + 2 <= nfull) {
+        points(rw, j * VLEN, 2, 0, 0, ow, ur, kind);
+        j += 2;
+    }
+    if (j < nfull) {
+        points(rw, j * VLEN, 1, 0, 0, ow, ur, kind);
+        j++;
+    }
+    if (tail)
+        points(rw, j * VLEN, 1, 1, lane_mask(tail), ow, ur, kind);
+}
+
+static ALWAYS_INLINE void block_of(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
+                                   int ur, const int kind) {
+    switch (ur) {
+    case UR:
+        block(rw, nc, ow, UR, kind);
+        break;
+    case 3:
+        block(rw, nc, ow, 3, kind);
+        break;
+    case 2:
+        block(rw, nc, ow, 2, kind);
+        break;
+    default:
+        block(rw, nc, ow, 1, kind);
+        break;
+    }
+}
+
+/* The inputs of a border block: zeros for taps in the padding. */
+static void fill_table(const row_t *rw, const dw_row_args_t *a, tsr_dim_t ow,
+                       int ur) {
+    for (int r = 0; r < a->nrows; r++)
+        for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+            const tsr_dim_t t = r * a->KW + kw;
+            for (int u = 0; u < ur; u++) {
+                const tsr_dim_t iw0 = (a->ow0 + ow + u) * a->SW - a->padL;
+                const tsr_dim_t iw = iw0 + kw * a->DW;
+                rw->table[t * ur + u] =
+                        iw >= 0 && iw < a->IW
+                                ? rw->taps[t].src + iw0 * rw->src_sw
+                                : zeros;
+            }
+        }
+}
+
+/* The row segment for one channel group, general taps. */
+static void row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
+                tsr_dim_t in_lo, tsr_dim_t in_hi) {
+    tsr_dim_t ow = 0;
+    while (ow < a->now) {
+        const tsr_dim_t rem = a->now - ow;
+        const int ur = rem >= UR ? UR : rem >= 3 ? 3 : rem >= 2 ? 2 : 1;
+        if (ow >= in_lo && ow + ur <= in_hi) {
+            block_of(rw, nc, ow, ur, INTERIOR);
+        } else {
+            fill_table(rw, a, ow, ur);
+            block_of(rw, nc, ow, ur, TABLE);
+        }
+        ow += ur;
+    }
+}
+
+/* Which columns of a k3 block are in the padding: none, the first, the
+ * last, both (known at compile time), or any (tested per column). */
+enum { K3_INTERIOR, K3_LEFT, K3_RIGHT, K3_LEFT_RIGHT, K3_ANY };
+
+/* Rows of 3 taps at stride `sw` 1 or 2 and no dilation: each input column
+ * of a block is loaded once and feeds every point it is a tap of, the
+ * row's 3 weights vectors in registers. Columns in the padding read as
+ * zeros. Per point the taps still add in the order (row, kw). `nr`: the
+ * number of rows when fixed (3), else 0. */
+static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
+                                    const int masked, __mmask16 mask,
+                                    tsr_dim_t ow, const int ur, const int sw,
+                                    const int border, tsr_dim_t IW,
+                                    const int nr) {
+    __m512 acc[16];
+    UNROLL
+    for (int i = 0; i < ur * nv; i++)
+        acc[i] = _mm512_setzero_ps();
+    const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
+    const int nrows = nr ? nr : rw->nrows;
+    for (int r = 0; r < nrows; r++) {
+        const tap_t *t = rw->taps + r * 3;
+        __m512 w[3][2];
+        UNROLL
+        for (int kw = 0; kw < 3; kw++)
+            UNROLL
+        for (int v = 0; v < nv; v++)
+            w[kw][v] = load(t[kw].wei + c + v * VLEN, v, nv, masked, mask);
+        /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
+         * scales sb by 1 or 2, 3 * sb is one more register. */
+        const float *base[5];
+        const intptr_t sb = (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
+        base[0] = t[0].src + iw0 * rw->src_sw + c;
+        UNROLL
+        for (int b = 1; b < 5; b++)
+            base[b] = at(base[b - 1], 4 * sb);
+        const int ncols = (ur - 1) * sw + 3;
+        UNROLL
+        for (int col = 0; col < ncols; col++) {
+            const int valid = border == K3_INTERIOR ? 1
+                              : border == K3_LEFT   ? col != 0
+                              : border == K3_RIGHT  ? col != ncols - 1
+                              : border == K3_LEFT_RIGHT
+                                      ? col != 0 && col != ncols - 1
+                                      : iw0 + col >= 0 && iw0 + col < IW;
+            const float *p = at(base[col / 4], (col % 4) * sb);
+            UNROLL
+            for (int v = 0; v < nv; v++) {
+                const __m512 x = valid ? load(p + v * VLEN, v, nv, masked, mask)
+                                       : _mm512_setzero_ps();
+                UNROLL
+                for (int kw = 0; kw < 3; kw++) {
+                    const int u = (col - kw) / sw;
+                    if (col >= kw && (col - kw) % sw == 0 && u < ur)
+                        acc[u * nv + v] =
+                                _mm512_fmadd_ps(x, w[kw][v], acc[u * nv + v]);
+                }
+            }
+        }
+    }
+    store_points(rw, c, acc, nv, masked, mask, ow, ur);
+}
+
+/* A k3 block for every channel of the group: NV vectors at a time, then
+ * one, then a masked tail. */
+static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
+                                   const int ur, const int NV, const int sw,
+                                   const int border, tsr_dim_t IW,
+                                   const int nr) {
+    const tsr_dim_t nfull = nc / VLEN, tail = nc % VLEN;
+    tsr_dim_t j = 0;
+    for (; j + NV <= nfull; j += NV)
+        k3_points(rw, j * VLEN, NV, 0, 0, ow, ur, sw, border, IW, nr);
+    if (NV > 1 && j < nfull) {
+        k3_points(rw, j * VLEN, 1, 0, 0, ow, ur, sw, border, IW, nr);
+        j++;
+    }
+    if (tail)
+        k3_points(rw, j * VLEN, 1, 1, lane_mask(tail), ow, ur, sw, border, IW,
+                  nr);
+}
+
+/* A stride-2 block of `ur` points that ends a row: interior, or with its
+ * padding columns tested one by one. */
+static ALWAYS_INLINE void k3_tail_ur(const row_t *rw, const dw_row_args_t *a,
+                                     tsr_dim_t nc, tsr_dim_t ow, const int ur,
+                                     const int nr) {
+    const tsr_dim_t iw0 = (a->ow0 + ow) * 2 - a->padL;
+    if (iw0 >= 0 && iw0 + (ur - 1) * 2 + 3 <= a->IW)
+        k3_block(rw, nc, ow, ur, 2, 2, K3_INTERIOR, a->IW, nr);
+    else
+        k3_block(rw, nc, ow, ur, 2, 2, K3_ANY, a->IW, nr);
+}
+
+/* The stride-2 last block of 3 or 2 points, out of line so as not to
+ * change how the compiler allocates the registers of the hot blocks. */
+static __attribute__((noinline)) void k3_tail(const row_t *rw,
+                                              const dw_row_args_t *a,
+                                              tsr_dim_t nc, tsr_dim_t ow,
+                                              int ur, int nr) {
+    if (ur == 3 && nr == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 3);
+    else if (ur == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 0);
+    else if (nr == 3)
+        k3_tail_ur(rw, a, nc, ow, 2, 3);
+    else
+        k3_tail_ur(rw, a, nc, ow, 2, 0);
+}
+
+/* The row segment (at least 4 points) in the AVX2 kernel's blocks: 8 or 7
+ * points (4 with two channel vectors at stride 2 or when shorter); at
+ * stride 1 the last block overlaps the one before, at stride 2 a
+ * narrower one (3 or 2 points) ends the row. Each block's padding columns
+ * are dispatched to an instance where they are constants. */
+static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
+                                    tsr_dim_t nc, const int sw, const int nr) {
+    const tsr_dim_t now = a->now;
+    const int ur = sw == 2        ? 4
+                   : now % 8 == 0 ? 8
+                   : now % 7 == 0 ? 7
+                   : now >= 8     ? 8
+                                  : 4;
+    const tsr_dim_t ncols = (ur - 1) * sw + 3;
+    const tsr_dim_t end = sw == 2 ? now - now % ur : now;
+    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
+        const tsr_dim_t ow = ow0 + ur > now ? now - ur : ow0;
+        const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
+        const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
+        const tsr_dim_t rpad = iw0 + ncols > a->IW ? iw0 + ncols - a->IW : 0;
+        const int kind = lpad == 0 && rpad == 0   ? K3_INTERIOR
+                         : lpad == 1 && rpad == 0 ? K3_LEFT
+                         : lpad == 0 && rpad == 1 ? K3_RIGHT
+                         : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
+                                                  : K3_ANY;
+#define K3_KINDS(UR, NV)                                                       \
+    switch (kind) {                                                            \
+    case K3_INTERIOR:                                                          \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_INTERIOR, a->IW, nr);              \
+        break;                                                                 \
+    case K3_LEFT:                                                              \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_LEFT, a->IW, nr);                  \
+        break;                                                                 \
+    case K3_RIGHT:                                                             \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_RIGHT, a->IW, nr);                 \
+        break;                                                                 \
+    case K3_LEFT_RIGHT:                                                        \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_LEFT_RIGHT, a->IW, nr);            \
+        break;                                                                 \
+    default:                                                                   \
+        k3_block(rw, nc, ow, UR, NV, sw, K3_ANY, a->IW, nr);                   \
+        break;                                                                 \
+    }
+        if (ur == 8) {
+            K3_KINDS(8, 1)
+        } else if (ur == 7) {
+            K3_KINDS(7, 1)
+        } else {
+            K3_KINDS(4, 2)
+        }
+#undef K3_KINDS
+    }
+    if (now - end == 3)
+        k3_tail(rw, a, nc, end, 3, nr);
+    else if (end < now)
+        k3_tail(rw, a, nc, now - 2, 2, nr);
+}
+
+static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc) {
+    /* Rows of 3 (kh) taps, fixed: the row loop unrolls. */
+    if (rw->nrows == 3) {
+        if (a->SW == 1)
+            k3_row_sw(rw, a, nc, 1, 3);
+        else
+            k3_row_sw(rw, a, nc, 2, 3);
+    } else {
+        if (a->SW == 1)
+            k3_row_sw(rw, a, nc, 1, 0);
+        else
+            k3_row_sw(rw, a, nc, 2, 0);
+    }
+}
+
+/* Copies input row `src` into a slot, group by group (sizes in locals:
+ * vector stores may alias *a). A tail group's last vector is filled up
+ * with zeros. */
+static void stage_row(const dw_row_args_t *a, const float *src, float *out,
+                      tsr_dim_t group_floats) {
+    const tsr_dim_t IW = a->IW, ssw = a->src_sw, C = a->nc;
+    for (tsr_dim_t c = 0; c < C; c += GROUP_C) {
+        const float *in = src + c;
+        float *o = out + (c / GROUP_C) * group_floats;
+        if (C - c >= GROUP_C) {
+            for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += GROUP_C)
+                UNROLL
+            for (int j = 0; j < GROUP_C; j += VLEN)
+                _mm512_storeu_ps(o + j, _mm512_loadu_ps(in + j));
+            continue;
+        }
+        const tsr_dim_t nc = C - c;
+        for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += GROUP_C)
+            for (tsr_dim_t j = 0; j < nc; j += VLEN)
+                _mm512_storeu_ps(
+                        o + j, _mm512_maskz_loadu_ps(
+                                       lane_mask(nc - j < VLEN ? nc - j : VLEN),
+                                       in + j));
+    }
+}
+
+/* The staged copy of every input row of the call. */
+static void stage_rows(const dw_row_args_t *a, const float **staged) {
+    const dw_stage_t *st = a->stage;
+    int slot_of[DW_MAX_ROWS], fresh[DW_MAX_ROWS];
+    dw_stage_assign(a, slot_of, fresh);
+    for (int r = 0; r < a->nrows; r++) {
+        float *slot = st->buf + slot_of[r] * st->slot_floats;
+        if (fresh[r])
+            stage_row(a, a->src_row[r], slot, st->group_floats);
+        staged[r] = slot;
+    }
+}
+
+void dw_conv_row_avx512(const dw_row_args_t *a) {
+    if (a->src_cv != DW_VLEN || a->dst_cv != DW_VLEN) {
+        dw_conv_row_avx2(a);
+        return;
+    }
+    tap_t taps[DW_MAX_TAPS];
+    const float *table[DW_MAX_TAPS * UR];
+    row_t rw = {taps,      a->nrows,  a->KW,  a->SW,   a->padL, a->ow0,
+                a->src_sw, a->dst_sw, a->dst, a->bias, table};
+    tsr_dim_t in_lo, in_hi;
+    dw_interior_points(a, &in_lo, &in_hi);
+    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
+                   a->now >= 4;
+    const float *rows[DW_MAX_ROWS];
+    if (a->stage) {
+        stage_rows(a, rows);
+        rw.src_sw = DW_STAGE_C;
+    } else {
+        for (int r = 0; r < a->nrows; r++)
+            rows[r] = a->src_row[r];
+    }
+    /* Stride-2 k3 rows walk every channel of the call at each block of
+     * points, as in the AVX2 kernel. */
+    const tsr_dim_t group = k3 && a->SW == 2 && !a->stage ? a->nc : GROUP_C;
+    for (tsr_dim_t c = 0; c < a->nc; c += group) {
+        const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
+        /* The group's first channel folded into every pointer, so the
+         * vector offsets inside it are constants. */
+        const tsr_dim_t src_c =
+                a->stage ? (c / GROUP_C) * a->stage->group_floats : c;
+        for (int r = 0; r < a->nrows; r++)
+            for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+                tap_t *t = &taps[r * a->KW + kw];
+                t->src = rows[r] + kw * a->DW * rw.src_sw + src_c;
+                t->wei = a->wei_row[r] + kw * a->wei_sw + c;
+            }
+        rw.dst = a->dst + c;
+        rw.bias = a->bias ? a->bias + c : NULL;
+        if (k3)
+            k3_row(&rw, a, nc);
+        else
+            row(&rw, a, nc, in_lo, in_hi);
+    }
+}

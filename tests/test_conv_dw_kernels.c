@@ -1,0 +1,170 @@
+/* The row kernels of "dw:f32" (dw_conv_f32.h) agree bit for bit: the
+ * AVX-512 one gives exactly the AVX2 one's output (same taps in the same
+ * order, same FMAs, same bias add), and writes nothing else, over channel
+ * counts around its 16-channel vectors and 64-channel groups (masked
+ * tails), 3-tap rows at stride 1 and 2 and general taps, borders, row
+ * segments not starting at 0, 1 to 3 input rows, with and without bias
+ * and staging, channels-last and blocked data (which it hands to the AVX2
+ * kernel). That the AVX2 kernel is right is the benchdnn batch's part
+ * (inputs/conv/test_conv_dw_ci). Needs a CPU with AVX-512 (else, or with
+ * the ISA capped below it, nothing is compared). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "common/isa.h"
+#include "cpu/conv/dw_conv_f32.h"
+
+#define SENTINEL 12345.0f
+
+typedef struct {
+    tsr_dim_t KW, SW, DW, pad;
+} taps_t;
+
+static unsigned rng_state = 12345u;
+
+/* Values in [-1, 1) with full mantissas, so a rounding difference shows. */
+static float next_value(void) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (float)(rng_state >> 8) / (float)(1u << 23) - 1.0f;
+}
+
+static void fill(float *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        p[i] = next_value();
+}
+
+/* A staging ring for `a` (keys empty), its memory at *mem. */
+static dw_stage_t make_stage(const dw_row_args_t *a, float **mem) {
+    dw_stage_t st;
+    st.nslots = a->nrows;
+    st.group_floats = a->IW * DW_STAGE_C + 16;
+    st.slot_floats = (a->nc + DW_STAGE_C - 1) / DW_STAGE_C * st.group_floats;
+    *mem = malloc((size_t)(st.nslots * st.slot_floats) * sizeof(float) +
+                  (size_t)st.nslots * sizeof(float *));
+    st.buf = *mem;
+    st.key = (const float **)(st.buf + st.nslots * st.slot_floats);
+    for (int k = 0; k < st.nslots; k++)
+        st.key[k] = NULL;
+    return st;
+}
+
+/* Runs `row` on `a` into a dst of dst_floats set to SENTINEL first. */
+static float *run(dw_row_fn row, dw_row_args_t a, size_t dst_floats,
+                  int staged) {
+    float *dst = malloc(dst_floats * sizeof(float));
+    for (size_t i = 0; i < dst_floats; i++)
+        dst[i] = SENTINEL;
+    float *stage_mem = NULL;
+    dw_stage_t st;
+    if (staged) {
+        st = make_stage(&a, &stage_mem);
+        a.stage = &st;
+    }
+    a.dst = dst;
+    row(&a);
+    free(stage_mem);
+    return dst;
+}
+
+/* Both kernels on one problem: nc channels, input rows of IW points,
+ * output points ow0 .. OW of the row; returns 1 when they agree. */
+static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
+                 tsr_dim_t ow0, int with_bias, int staged, int blocked) {
+    const tsr_dim_t OW =
+            (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
+    if (OW <= ow0)
+        return 1;
+    const tsr_dim_t nvec = (nc + DW_VLEN - 1) / DW_VLEN;
+    /* Channels-last with a few spare channels a point; blocked: blocks of
+     * DW_VLEN channels a row apart. */
+    const tsr_dim_t src_sw = blocked ? DW_VLEN : nvec * DW_VLEN + 8;
+    const tsr_dim_t src_cv = blocked ? IW * DW_VLEN : DW_VLEN;
+    const tsr_dim_t row_floats = blocked ? nvec * IW * DW_VLEN : IW * src_sw;
+    const tsr_dim_t wei_sw = nc + 3;
+    float *src = malloc((size_t)(nrows * row_floats) * sizeof(float));
+    float *wei = malloc((size_t)(nrows * t->KW * wei_sw) * sizeof(float));
+    float *bias = malloc((size_t)nc * sizeof(float));
+    fill(src, (size_t)(nrows * row_floats));
+    fill(wei, (size_t)(nrows * t->KW * wei_sw));
+    fill(bias, (size_t)nc);
+
+    dw_row_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.nrows = nrows;
+    for (int r = 0; r < nrows; r++) {
+        a.src_row[r] = src + r * row_floats;
+        a.wei_row[r] = wei + r * t->KW * wei_sw;
+    }
+    a.ow0 = ow0;
+    a.now = OW - ow0;
+    a.nc = nc;
+    a.KW = t->KW;
+    a.SW = t->SW;
+    a.DW = t->DW;
+    a.padL = t->pad;
+    a.IW = IW;
+    a.src_sw = src_sw;
+    a.src_cv = src_cv;
+    a.wei_sw = wei_sw;
+    a.dst_sw = blocked ? DW_VLEN : nvec * DW_VLEN + 8;
+    a.dst_cv = blocked ? a.now * DW_VLEN : DW_VLEN;
+    a.bias = with_bias ? bias : NULL;
+    const size_t dst_floats =
+            (size_t)(blocked ? nvec * a.now * DW_VLEN : a.now * a.dst_sw);
+
+    float *want = run(dw_conv_row_avx2, a, dst_floats, staged);
+    float *got = run(dw_conv_row_avx512, a, dst_floats, staged);
+    const int same = memcmp(want, got, dst_floats * sizeof(float)) == 0;
+    if (!same)
+        fprintf(stderr,
+                "differ: nc %ld KW %ld SW %ld DW %ld pad %ld IW %ld rows %d "
+                "ow0 %ld bias %d staged %d blocked %d\n",
+                (long)nc, (long)t->KW, (long)t->SW, (long)t->DW, (long)t->pad,
+                (long)IW, nrows, (long)ow0, with_bias, staged, blocked);
+    free(want);
+    free(got);
+    free(src);
+    free(wei);
+    free(bias);
+    return same;
+}
+
+int main(void) {
+    if (!tsr_mayiuse(tsr_cpu_isa_avx512_core)) {
+        printf("no AVX-512 (or ISA capped below it): nothing to compare\n");
+        return 0;
+    }
+    static const tsr_dim_t channels[] = {1,  7,  8,  9,  15, 16, 17,
+                                         24, 33, 48, 63, 64, 65, 136};
+    static const taps_t taps[] = {
+            {3, 1, 1, 1}, {3, 2, 1, 1}, {3, 1, 1, 0},
+            {3, 2, 1, 0}, {3, 1, 1, 3}, /* points whose taps all fall in the
+                                           padding */
+            {5, 1, 1, 2}, {5, 2, 1, 2}, {3, 1, 2, 2},
+            {1, 1, 1, 0}, {3, 3, 1, 1}, {7, 1, 1, 3},
+    };
+    static const tsr_dim_t widths[] = {3, 4, 5, 7, 9, 14, 17, 28};
+    int compared = 0, failed = 0;
+    for (size_t ci = 0; ci < sizeof(channels) / sizeof(channels[0]); ci++)
+        for (size_t ti = 0; ti < sizeof(taps) / sizeof(taps[0]); ti++)
+            for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+                for (int variant = 0; variant < 16; variant++) {
+                    const int nrows = variant & 1 ? 3 : 1 + variant % 3;
+                    const tsr_dim_t ow0 = variant & 2 ? 1 : 0;
+                    const int with_bias = (variant >> 2) & 1;
+                    const int layout = variant >> 3; /* cl, cl staged */
+                    const int staged = layout == 1;
+                    if (!agree(channels[ci], &taps[ti], widths[wi], nrows, ow0,
+                               with_bias, staged, 0))
+                        failed++;
+                    if (variant == 0 && !agree(channels[ci], &taps[ti],
+                                               widths[wi], 3, 0, 1, 0, 1))
+                        failed++;
+                    compared++;
+                }
+    CHECK(failed == 0);
+    printf("%d problems compared, %d differ\n", compared, failed);
+    return check_failures() != 0;
+}
