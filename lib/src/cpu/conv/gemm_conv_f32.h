@@ -160,18 +160,24 @@ typedef struct {
     tsr_dim_t n, g, sp0, len;
 } gemm_conv_item_t;
 
+/* Fewest spatial points of an item cut finer for the threads: below it the
+ * threads share one GEMM instead (each would pack, or read, all the
+ * weights). */
+#define GEMM_CONV_MIN_SPLIT_SP 192
+
 /* Sets nthr, batch_rows, chunk_sp and per_thread_items (needs direct,
  * dst_cl, the strides and the epilogue): chunks of about col_chunk_bytes
  * of col (col_point_bytes per spatial point); with many items each thread
  * runs whole items with its own GEMM, with few they run one after the
- * other, each over all threads. split_for_threads cuts a few large items
- * finer so that every thread still gets its own. Small images of a
+ * other, each over all threads. A nonzero min_split_sp cuts a few large
+ * items finer, down to that many points, so that every thread still gets
+ * its own. Small images of a
  * channels-last dst are batched (batch_rows) into chunks over several
  * images, cut so that every thread gets as many. The GEMM engines sum each
  * element over K in an order that does not depend on M, N or their split,
  * so no cut changes a result. */
 void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
-                          size_t col_chunk_bytes, int split_for_threads);
+                          size_t col_chunk_bytes, tsr_dim_t min_split_sp);
 tsr_dim_t gemm_conv_items(const gemm_conv_conf_t *cf);
 gemm_conv_item_t gemm_conv_item_at(const gemm_conv_conf_t *cf, tsr_dim_t item);
 

@@ -10,9 +10,6 @@
 /* Items per thread above which threads take whole items. */
 #define ITEMS_PER_THREAD 4
 #define MIN_CHUNK_SP 64
-/* Fewest spatial points of an item cut finer for the threads: below it the
- * threads share one GEMM instead (each would pack all the weights). */
-#define MIN_SPLIT_SP 192
 /* Images with fewer points are batched when the rows may run on across
  * images: each GEMM then packs the weights once for several images. */
 #define BATCH_MAX_SP 1024
@@ -48,7 +45,7 @@ static void plan_batched(gemm_conv_conf_t *cf, tsr_dim_t rows) {
     while ((G * split) % cf->nthr)
         split++;
     const tsr_dim_t split_rows = tsr_div_up(R, split);
-    if (split_rows >= MIN_SPLIT_SP ||
+    if (split_rows >= GEMM_CONV_MIN_SPLIT_SP ||
         G * split >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr) {
         cf->chunk_sp = split_rows;
         cf->per_thread_items = 1;
@@ -56,7 +53,7 @@ static void plan_batched(gemm_conv_conf_t *cf, tsr_dim_t rows) {
 }
 
 void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
-                          size_t col_chunk_bytes, int split_for_threads) {
+                          size_t col_chunk_bytes, tsr_dim_t min_split_sp) {
     cf->nthr = omp_get_max_threads();
     tsr_dim_t rows = (tsr_dim_t)(col_chunk_bytes / col_point_bytes);
     rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
@@ -74,12 +71,12 @@ void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
     cf->per_thread_items =
             cf->nthr > 1 &&
             images * chunks >= (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
-    if (split_for_threads && !cf->per_thread_items && cf->nthr > 1) {
+    if (min_split_sp > 0 && !cf->per_thread_items && cf->nthr > 1) {
         /* The next chunk count giving every thread as many items. */
         while ((images * chunks) % cf->nthr)
             chunks++;
         const tsr_dim_t split_rows = tsr_div_up(cf->SP, chunks);
-        if (split_rows >= MIN_SPLIT_SP) {
+        if (split_rows >= min_split_sp) {
             cf->chunk_sp = split_rows;
             cf->per_thread_items = 1;
         }
