@@ -339,7 +339,7 @@ static void check_dst_store(const buffers_t *b, tsr_gemm_s8_args_t args,
         const size_t dst_bytes = (size_t)(M * ldd * cs.dt_bytes + 1);
         unsigned char *dst = malloc(dst_bytes);
         memset(dst, 0xa5, dst_bytes);
-        const tsr_gemm_s8_dst_t ds = {&cs, dst, ldd};
+        const tsr_gemm_s8_dst_t ds = {&cs, dst, ldd, NULL};
         int32_t *out = new_c(b);
         int *visits = calloc((size_t)(M * b->ldc + 1), sizeof(int));
         collect_t ctx = {out, visits, b->ldc};

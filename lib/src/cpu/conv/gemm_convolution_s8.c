@@ -106,7 +106,12 @@ static void plan_work(s8_conf_t *sc) {
             tsr_rnd_up(tsr_gemm_s8_scratch_size(cf->chunk_sp, cf->sh.OCg, cf->K,
                                                 1, gemm_nthr),
                        64);
-    cf->thread_bytes = sc->col_bytes + cf->gemm_bytes;
+    const size_t dst_rows_bytes =
+            sc->point_order
+                    ? (size_t)tsr_rnd_up(
+                              (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
+                    : 0;
+    cf->thread_bytes = sc->col_bytes + cf->gemm_bytes + dst_rows_bytes;
     sc->shared_bytes =
             sc->with_src_zp || sc->cf.col_flip_sign
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int32_t) * cf->sh.G *
@@ -417,14 +422,17 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
                          s->dst);
 }
 
-/* Thread-local buffers of one slice of the scratchpad. */
+/* Thread-local buffers of one slice of the scratchpad: col, the GEMM's
+ * scratch, and with the padding order the dst offset of each GEMM row. */
 typedef struct {
     void *col, *gemm;
+    int64_t *dst_rows;
 } slice_t;
 
 static slice_t slice_at(const s8_conf_t *sc, char *slices, int i) {
     char *p = slices + (size_t)i * sc->cf.thread_bytes;
-    const slice_t s = {p, p + sc->col_bytes};
+    const slice_t s = {p, p + sc->col_bytes,
+                       (int64_t *)(p + sc->col_bytes + sc->cf.gemm_bytes)};
     return s;
 }
 
@@ -607,13 +615,24 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                               wei_view(cf, e->wei, g),
                               order};
     tsr_epilogue_common_t common;
-    tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step};
+    tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step, NULL};
     tsr_gemm_s8_args_t a;
     memset(&a, 0, sizeof(a));
-    if (!add_back && !order && common_store_ok(e, &it, &common)) {
-        dst_store.dst = (char *)e->dst +
-                        gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0) *
-                                common.dt_bytes;
+    if (!add_back && common_store_ok(e, &it, &common)) {
+        if (order) {
+            /* Rows in the padding order: each at its point's place. */
+            for (tsr_dim_t i = 0; i < len; i++) {
+                const tsr_dim_t p = ordered_point(cf, order, sp0 + i);
+                sl->dst_rows[i] = gemm_conv_dst_offset(
+                        cf, n + p / cf->SP, g * cf->sh.OCg, p % cf->SP);
+            }
+            dst_store.dst = e->dst;
+            dst_store.row_off = sl->dst_rows;
+        } else {
+            dst_store.dst = (char *)e->dst +
+                            gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp0) *
+                                    common.dt_bytes;
+        }
         a.dst_store = &dst_store;
     }
     a.M = len;

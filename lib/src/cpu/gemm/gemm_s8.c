@@ -215,8 +215,9 @@ static const tsr_gemm_s8_tile_dst_t *tile_dst(const tsr_gemm_s8_args_t *args,
     const int64_t esize = d->common->dt_bytes;
     t->common = d->common;
     t->col = col;
-    t->dst = (char *)d->dst + (row * d->ld + col) * esize;
+    t->dst = (char *)d->dst + ((d->row_off ? 0 : row * d->ld) + col) * esize;
     t->row_bytes = d->ld * esize;
+    t->row_off = d->row_off ? d->row_off + row : NULL;
     return t;
 }
 
@@ -547,8 +548,9 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
         return 1;
     if (a->C ? a->ldc < a->N : !a->epilogue)
         return 0;
-    if (a->dst_store && (a->C || !a->dst_store->common || !a->dst_store->dst ||
-                         a->dst_store->ld < a->N))
+    if (a->dst_store &&
+        (a->C || !a->dst_store->common || !a->dst_store->dst ||
+         a->dst_store->ld < a->N || (a->dst_store->row_off && !a->a_taps)))
         return 0;
     if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;

@@ -54,12 +54,14 @@ typedef struct {
 
 /* C stored straight into dst by the micro-kernels, through the
  * epilogue's common form (see tsr_epilogue_common_t): C[m][n] becomes
- * element m * ld + n of dst, of type common->dt, with the operands of
- * column n at common's column n. */
+ * element m * ld + n of dst, or with row_off (A by taps only) element
+ * row_off[m] + n, of type common->dt, with the operands of column n at
+ * common's column n. */
 typedef struct {
     const tsr_epilogue_common_t *common;
     void *dst;
-    int64_t ld; /* >= N */
+    int64_t ld;             /* >= N */
+    const int64_t *row_off; /* M entries, or NULL */
 } tsr_gemm_s8_dst_t;
 
 /* Zero-initialise, then set what is used: optional fields default to off. */

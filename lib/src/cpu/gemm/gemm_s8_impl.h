@@ -38,13 +38,32 @@ typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
 /* Where a kernel stores its tile's final values instead of C: through
  * the epilogue's common form into dst (tsr_gemm_s8_dst_t), the tile being
  * columns col .. col + nr - 1 of the call and its row r starting at byte
- * r * row_bytes of `dst`. */
+ * r * row_bytes of `dst`, or with row_off (taps kernels only) at element
+ * row_off[r] of dst. */
 typedef struct {
     const tsr_epilogue_common_t *common;
     int64_t col;
     char *dst;
     int64_t row_bytes;
+    const int64_t *row_off;
 } tsr_gemm_s8_tile_dst_t;
+
+/* A staged tile of final values (m rows of `width` s32, width the
+ * store's unit) into td's dst through `store` (rows16 or rows32 of td's
+ * common form): one call for rows at a fixed distance, one per row with
+ * row_off. */
+static inline void tsr_gemm_s8_store_staged(const tsr_gemm_s8_tile_dst_t *td,
+                                            tsr_epilogue_rows16_fn store,
+                                            const int32_t *staged, int width,
+                                            int64_t m) {
+    if (!td->row_off) {
+        store(td->common, td->col, staged, m, td->dst, td->row_bytes);
+        return;
+    }
+    for (int64_t r = 0; r < m; r++)
+        store(td->common, td->col, staged + r * width, 1,
+              td->dst + td->row_off[r] * td->common->dt_bytes, 0);
+}
 
 /* The same with A read in place, over any number of rows m (tile after
  * tile of mr rows, C row i at c + i * ldc): u8 rows of at least

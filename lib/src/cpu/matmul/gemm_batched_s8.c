@@ -249,7 +249,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     /* Without weights zero points, the kernels may store whole tiles
      * into a dst with N at stride 1 themselves. */
     tsr_epilogue_common_t common;
-    tsr_gemm_s8_dst_t dst_store;
+    tsr_gemm_s8_dst_t dst_store = {NULL, NULL, 0, NULL};
     const int nd = dst_md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
     gemm_batched_tile_pos(&tc.t, 0, 0, pos);

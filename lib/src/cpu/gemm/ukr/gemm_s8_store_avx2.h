@@ -86,7 +86,7 @@ store_tile_dst_6x16(const tsr_gemm_s8_tile_dst_t *td, const int32_t *init,
     int32_t staged[6 * 16] __attribute__((aligned(32)));
     store_tile_6x16(0, init, staged, 16, m, 16, c00, c01, c10, c11, c20, c21,
                     c30, c31, c40, c41, c50, c51);
-    td->common->rows16(td->common, td->col, staged, m, td->dst, td->row_bytes);
+    tsr_gemm_s8_store_staged(td, td->common->rows16, staged, 16, m);
 }
 
 #endif

@@ -128,8 +128,7 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
             TSR_UKR_STAGE_ROW(4, c40, c41);                                    \
         if ((m) > 5)                                                           \
             TSR_UKR_STAGE_ROW(5, c50, c51);                                    \
-        (td)->common->rows32((td)->common, (td)->col, staged, m, (td)->dst,    \
-                             (td)->row_bytes);                                 \
+        tsr_gemm_s8_store_staged((td), (td)->common->rows32, staged, NR, m);   \
     } while (0)
 
 /* The store of an in-place tile: into td's dst when given (a single pass
