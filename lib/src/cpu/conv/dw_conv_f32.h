@@ -70,6 +70,31 @@ void dw_conv_row_avx2(const dw_row_args_t *a);
  * dw_conv_row_avx2. */
 void dw_conv_row_avx512(const dw_row_args_t *a);
 
+/* A tap (kd, kh, kw) of a call: its input row at the call's first point
+ * (before the point's offset along w) and its weights. */
+typedef struct {
+    const float *src, *wei;
+} dw_tap_t;
+
+/* The inputs of a border block of ur points from ow: for tap t (row r,
+ * kw) and point u, table[t * ur + u] is the input the tap reads (points
+ * src_sw floats apart), or `zeros` for a tap in the padding. */
+static inline void dw_fill_table(const dw_row_args_t *a, const dw_tap_t *taps,
+                                 tsr_dim_t src_sw, const float *zeros,
+                                 tsr_dim_t ow, int ur, const float **table) {
+    for (int r = 0; r < a->nrows; r++)
+        for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+            const tsr_dim_t t = r * a->KW + kw;
+            for (int u = 0; u < ur; u++) {
+                const tsr_dim_t iw0 = (a->ow0 + ow + u) * a->SW - a->padL;
+                const tsr_dim_t iw = iw0 + kw * a->DW;
+                table[t * ur + u] = iw >= 0 && iw < a->IW
+                                            ? taps[t].src + iw0 * src_sw
+                                            : zeros;
+            }
+        }
+}
+
 /* The points of the call (relative to ow0) whose taps all read inside the
  * input, [*lo, *hi): ow * SW - padL >= 0 and
  * ow * SW - padL + (KW - 1) * DW < IW. */

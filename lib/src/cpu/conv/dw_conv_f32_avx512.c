@@ -26,9 +26,7 @@
 /* What border blocks read for taps in the padding. */
 static const float zeros[GROUP_C];
 
-typedef struct {
-    const float *src, *wei;
-} tap_t;
+typedef dw_tap_t tap_t;
 
 /* How a general block reads its inputs. */
 enum { INTERIOR, TABLE };
@@ -169,23 +167,6 @@ static ALWAYS_INLINE void block_of(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
     }
 }
 
-/* The inputs of a border block: zeros for taps in the padding. */
-static void fill_table(const row_t *rw, const dw_row_args_t *a, tsr_dim_t ow,
-                       int ur) {
-    for (int r = 0; r < a->nrows; r++)
-        for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
-            const tsr_dim_t t = r * a->KW + kw;
-            for (int u = 0; u < ur; u++) {
-                const tsr_dim_t iw0 = (a->ow0 + ow + u) * a->SW - a->padL;
-                const tsr_dim_t iw = iw0 + kw * a->DW;
-                rw->table[t * ur + u] =
-                        iw >= 0 && iw < a->IW
-                                ? rw->taps[t].src + iw0 * rw->src_sw
-                                : zeros;
-            }
-        }
-}
-
 /* The row segment for one channel group, general taps. */
 static void row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
                 tsr_dim_t in_lo, tsr_dim_t in_hi) {
@@ -196,7 +177,7 @@ static void row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
         if (ow >= in_lo && ow + ur <= in_hi) {
             block_of(rw, nc, ow, ur, INTERIOR);
         } else {
-            fill_table(rw, a, ow, ur);
+            dw_fill_table(a, rw->taps, rw->src_sw, zeros, ow, ur, rw->table);
             block_of(rw, nc, ow, ur, TABLE);
         }
         ow += ur;
