@@ -8,29 +8,27 @@
 #define MR 6
 #define NR 32
 
-/* One K step: row i of the tile += a[i * rs] * b[0..31]. */
-#define TSR_UKR_STEP(a, rs, b)                                                 \
+/* Row i of the tile += a[i * rs] * (b0, b1), for i < rows (a literal at
+ * every use). */
+#define TSR_UKR_ROW(i, a, rs, rows, acc0, acc1)                                \
+    if ((rows) > (i)) {                                                        \
+        const __m512 av = _mm512_set1_ps((a)[(i) * (rs)]);                     \
+        acc0 = _mm512_fmadd_ps(av, b0, acc0);                                  \
+        acc1 = _mm512_fmadd_ps(av, b1, acc1);                                  \
+    }
+
+/* One K step over the first `rows` rows: row i of the tile += a[i * rs] *
+ * b[0..31]. */
+#define TSR_UKR_STEP(a, rs, b, rows)                                           \
     do {                                                                       \
         const __m512 b0 = _mm512_loadu_ps(b);                                  \
         const __m512 b1 = _mm512_loadu_ps((b) + 16);                           \
-        __m512 av = _mm512_set1_ps((a)[0 * (rs)]);                             \
-        c00 = _mm512_fmadd_ps(av, b0, c00);                                    \
-        c01 = _mm512_fmadd_ps(av, b1, c01);                                    \
-        av = _mm512_set1_ps((a)[1 * (rs)]);                                    \
-        c10 = _mm512_fmadd_ps(av, b0, c10);                                    \
-        c11 = _mm512_fmadd_ps(av, b1, c11);                                    \
-        av = _mm512_set1_ps((a)[2 * (rs)]);                                    \
-        c20 = _mm512_fmadd_ps(av, b0, c20);                                    \
-        c21 = _mm512_fmadd_ps(av, b1, c21);                                    \
-        av = _mm512_set1_ps((a)[3 * (rs)]);                                    \
-        c30 = _mm512_fmadd_ps(av, b0, c30);                                    \
-        c31 = _mm512_fmadd_ps(av, b1, c31);                                    \
-        av = _mm512_set1_ps((a)[4 * (rs)]);                                    \
-        c40 = _mm512_fmadd_ps(av, b0, c40);                                    \
-        c41 = _mm512_fmadd_ps(av, b1, c41);                                    \
-        av = _mm512_set1_ps((a)[5 * (rs)]);                                    \
-        c50 = _mm512_fmadd_ps(av, b0, c50);                                    \
-        c51 = _mm512_fmadd_ps(av, b1, c51);                                    \
+        TSR_UKR_ROW(0, a, rs, rows, c00, c01)                                  \
+        TSR_UKR_ROW(1, a, rs, rows, c10, c11)                                  \
+        TSR_UKR_ROW(2, a, rs, rows, c20, c21)                                  \
+        TSR_UKR_ROW(3, a, rs, rows, c30, c31)                                  \
+        TSR_UKR_ROW(4, a, rs, rows, c40, c41)                                  \
+        TSR_UKR_ROW(5, a, rs, rows, c50, c51)                                  \
     } while (0)
 
 /* Mask with the first `n` (0..16) lanes set. */
@@ -72,11 +70,14 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
 }
 
 /* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
- * the packed one keeps constant offsets. */
+ * the packed one keeps constant offsets. Only the first `rows` rows (>= m,
+ * a literal) are computed: a tail tile of a 49-row product (7x7) costs
+ * its one row, not six. */
 static inline __attribute__((always_inline)) void
-ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
-         const float *b, int64_t b_stride, float beta, float *c, int64_t ldc,
-         int64_t m, int64_t n, const float *bias_row, const float *bias_col) {
+ukr_body(const int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
+         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
+         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+         const float *bias_col) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
     __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();
@@ -94,7 +95,7 @@ ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, a_rs, b);
+        TSR_UKR_STEP(a, a_rs, b, rows);
         a += a_cs;
         b += b_stride;
     }
@@ -126,16 +127,36 @@ ukr_body(int64_t k, float alpha, const float *a, int64_t a_rs, int64_t a_cs,
         update_row(&t, c + 5 * ldc, 5, c50, c51);
 }
 
+/* ukr_body for both layouts of A with the literal row count ROWS. */
+#define TSR_UKR_LAYOUTS(ROWS)                                                  \
+    do {                                                                       \
+        if (a_ld == 0)                                                         \
+            ukr_body(ROWS, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m,   \
+                     n, bias_row, bias_col);                                   \
+        else                                                                   \
+            ukr_body(ROWS, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, \
+                     n, bias_row, bias_col);                                   \
+    } while (0)
+
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t a_ld, const float *b,
                                   int64_t b_stride, float beta, float *c,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row,
                                   const float *bias_col) {
-    if (a_ld == 0)
-        ukr_body(k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n, bias_row,
-                 bias_col);
-    else
-        ukr_body(k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+    switch (m) {
+    case 1:
+        TSR_UKR_LAYOUTS(1);
+        break;
+    case 2:
+        TSR_UKR_LAYOUTS(2);
+        break;
+    case 3:
+    case 4:
+        TSR_UKR_LAYOUTS(4);
+        break;
+    default:
+        TSR_UKR_LAYOUTS(MR);
+        break;
+    }
 }
