@@ -164,6 +164,12 @@ typedef struct {
  * threads share one GEMM instead (each would pack, or read, all the
  * weights). */
 #define GEMM_CONV_MIN_SPLIT_SP 192
+/* The same for an item gathered into col with the weights read in place:
+ * cut per thread, each thread gathers and reads only its own col rows and
+ * packs nothing, which pays down to small cuts (2 threads: s8s8s8
+ * res4a_branch2b 824 -> 899 GOPS; f32 res4a_branch2a 201 -> 222 GFLOPS,
+ * res4a_branch2b 212 -> 224). */
+#define GEMM_CONV_MIN_OWN_COL_SPLIT_SP 32
 
 /* Sets nthr, batch_rows, chunk_sp and per_thread_items (needs direct,
  * dst_cl, the strides and the epilogue): chunks of about col_chunk_bytes

@@ -29,7 +29,12 @@
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
 static void plan_work(gemm_conv_conf_t *cf) {
-    gemm_conv_plan_items(cf, (size_t)cf->K * sizeof(float), COL_CHUNK_BYTES, 0);
+    /* Items through col with the weights read in place are cut per thread
+     * (GEMM_CONV_MIN_OWN_COL_SPLIT_SP); others keep whole items, shared by
+     * the threads when there are few. */
+    const int own_col = !cf->direct && cf->wei_panels;
+    gemm_conv_plan_items(cf, (size_t)cf->K * sizeof(float), COL_CHUNK_BYTES,
+                         own_col ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP : 0);
     cf->col_floats = cf->direct ? 0 : (size_t)(cf->chunk_sp * cf->K);
     cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
                               ? (size_t)(cf->chunk_sp * cf->sh.OCg)

@@ -52,9 +52,6 @@
 
 /* im2col chunks are kept near this size so they stay in the caches. */
 #define COL_CHUNK_BYTES ((size_t)1024 << 10)
-/* Fewest points of a per-thread cut of an item gathered into col (see
- * plan_work). */
-#define MIN_OWN_COL_SPLIT_SP 32
 
 typedef struct {
     /* Geometry, layouts (cf.dst_cl is always 1: GEMM rows are spatial
@@ -90,14 +87,11 @@ static void plan_work(s8_conf_t *sc) {
     /* Col rows padded to whole K quads, so the GEMM reads them in place
      * (tsr_gemm_s8_args_t.a_rows_padded). */
     cf->col_ld = tsr_rnd_up(cf->K, 4);
-    /* Through col with weights read in place, every thread gathers and
-     * reads only its own col rows when the points are cut per thread,
-     * which pays down to small cuts (2 threads: s8s8s8 res4a_branch2b
-     * 834 -> 900 GOPS, res4a_branch2a 762 -> 848); a GEMM by taps, which
-     * has no col, lost by it. */
+    /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP); a
+     * GEMM by taps, which has no col, lost by them. */
     const int own_col = !cf->direct && !sc->taps_ok && cf->wei_panels;
     gemm_conv_plan_items(cf, (size_t)cf->col_ld, COL_CHUNK_BYTES,
-                         own_col ? MIN_OWN_COL_SPLIT_SP
+                         own_col ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
                                  : GEMM_CONV_MIN_SPLIT_SP);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
