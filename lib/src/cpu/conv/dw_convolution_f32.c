@@ -25,8 +25,12 @@
 #define MAX_TILE_OW 256
 /* Fewer work items per thread than this: smaller channel chunks. */
 #define ITEMS_PER_THREAD 4
-/* Staging from this input point stride (floats), up to this ring size. */
-#define STAGE_MIN_POINT_STRIDE 256
+/* Staging from this input point stride (floats), up to this ring size.
+ * On Zen 4 a 256-channel layer runs faster unstaged with either vector
+ * kernel (conv4_1/dw, 2 threads: 103 -> 127 GFLOPS with AVX-512, 107 ->
+ * 120 with AVX2) and a 512-channel one staged (conv5_1/dw: 105 against
+ * 100). */
+#define STAGE_MIN_POINT_STRIDE 512
 #define STAGE_MAX_FLOATS ((size_t)1 << 18)
 
 /* The portable row kernel: the loops of the vector ones, a point and a
