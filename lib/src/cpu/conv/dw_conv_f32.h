@@ -107,17 +107,26 @@ static inline void dw_interior_points(const dw_row_args_t *a, tsr_dim_t *lo,
     *hi = h > a->now ? a->now : h;
 }
 
-/* The ring slot of each input row of the call: rows already staged keep
- * theirs, the others take slots no row of the call needs, get them named
- * after their source row and are marked `fresh` (to be copied in by the
- * caller). */
-static inline void dw_stage_assign(const dw_row_args_t *a, int *slot_of,
-                                   int *fresh) {
+/* A vector kernel's copy of one input row into a ring slot (see
+ * dw_stage_t). */
+typedef void (*dw_stage_copy_fn)(const dw_row_args_t *a, const float *src,
+                                 float *out, tsr_dim_t group_floats);
+
+/* The input rows a call reads: with staging, each row's ring slot (rows
+ * already staged keep theirs; the others take slots no row of the call
+ * needs, named after their source row, and are copied in by `copy`),
+ * else the source rows themselves. */
+static inline void dw_input_rows(const dw_row_args_t *a, dw_stage_copy_fn copy,
+                                 const float **rows) {
     dw_stage_t *st = a->stage;
-    int used[DW_MAX_ROWS] = {0};
+    if (!st) {
+        for (int r = 0; r < a->nrows; r++)
+            rows[r] = a->src_row[r];
+        return;
+    }
+    int slot_of[DW_MAX_ROWS], used[DW_MAX_ROWS] = {0};
     for (int r = 0; r < a->nrows; r++) {
         slot_of[r] = -1;
-        fresh[r] = 0;
         for (int k = 0; k < st->nslots; k++)
             if (st->key[k] == a->src_row[r]) {
                 slot_of[r] = k;
@@ -125,16 +134,32 @@ static inline void dw_stage_assign(const dw_row_args_t *a, int *slot_of,
             }
     }
     for (int r = 0; r < a->nrows; r++) {
-        if (slot_of[r] >= 0)
-            continue;
-        int k = 0;
-        while (used[k])
-            k++;
-        used[k] = 1;
-        slot_of[r] = k;
-        fresh[r] = 1;
-        st->key[k] = a->src_row[r];
+        if (slot_of[r] < 0) {
+            int k = 0;
+            while (used[k])
+                k++;
+            used[k] = 1;
+            slot_of[r] = k;
+            st->key[k] = a->src_row[r];
+            copy(a, a->src_row[r], st->buf + k * st->slot_floats,
+                 st->group_floats);
+        }
+        rows[r] = st->buf + slot_of[r] * st->slot_floats;
     }
+}
+
+/* The taps of a call's channel group: tap (r, kw) reads input row r at
+ * kw * DW points of src_sw floats, plus the group's offset src_c there,
+ * and the weights of tap (r, kw) from channel c. */
+static inline void dw_set_taps(const dw_row_args_t *a, const float *const *rows,
+                               tsr_dim_t src_sw, tsr_dim_t src_c, tsr_dim_t c,
+                               dw_tap_t *taps) {
+    for (int r = 0; r < a->nrows; r++)
+        for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
+            dw_tap_t *t = &taps[r * a->KW + kw];
+            t->src = rows[r] + kw * a->DW * src_sw + src_c;
+            t->wei = a->wei_row[r] + kw * a->wei_sw + c;
+        }
 }
 
 typedef struct {

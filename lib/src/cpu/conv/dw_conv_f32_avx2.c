@@ -485,21 +485,6 @@ static void stage_row(const dw_row_args_t *a, const float *src, float *out,
     }
 }
 
-/* The staged copy of every input row of the call: rows already in the
- * ring are reused, the others copied into slots no row of the call
- * needs. */
-static void stage_rows(const dw_row_args_t *a, const float **staged) {
-    dw_stage_t *st = a->stage;
-    int slot_of[DW_MAX_ROWS], fresh[DW_MAX_ROWS];
-    dw_stage_assign(a, slot_of, fresh);
-    for (int r = 0; r < a->nrows; r++) {
-        float *slot = st->buf + slot_of[r] * st->slot_floats;
-        if (fresh[r])
-            stage_row(a, a->src_row[r], slot, st->group_floats);
-        staged[r] = slot;
-    }
-}
-
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
@@ -512,13 +497,9 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
     const float *rows[DW_MAX_ROWS];
-    if (a->stage) {
-        stage_rows(a, rows);
+    dw_input_rows(a, stage_row, rows);
+    if (a->stage)
         rw.src_sw = DW_STAGE_C;
-    } else {
-        for (int r = 0; r < a->nrows; r++)
-            rows[r] = a->src_row[r];
-    }
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points: a block's columns are then one contiguous run per input row,
      * and the per-group setup runs once (MobileNet's 128- to 512-channel
@@ -531,12 +512,7 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
         const tsr_dim_t src_c = a->stage
                                         ? (c / GROUP_C) * a->stage->group_floats
                                         : (c / DW_VLEN) * a->src_cv;
-        for (int r = 0; r < a->nrows; r++)
-            for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
-                tap_t *t = &taps[r * a->KW + kw];
-                t->src = rows[r] + kw * a->DW * rw.src_sw + src_c;
-                t->wei = a->wei_row[r] + kw * a->wei_sw + c;
-            }
+        dw_set_taps(a, rows, rw.src_sw, src_c, c, taps);
         rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)

@@ -393,19 +393,6 @@ static void stage_row(const dw_row_args_t *a, const float *src, float *out,
     }
 }
 
-/* The staged copy of every input row of the call. */
-static void stage_rows(const dw_row_args_t *a, const float **staged) {
-    const dw_stage_t *st = a->stage;
-    int slot_of[DW_MAX_ROWS], fresh[DW_MAX_ROWS];
-    dw_stage_assign(a, slot_of, fresh);
-    for (int r = 0; r < a->nrows; r++) {
-        float *slot = st->buf + slot_of[r] * st->slot_floats;
-        if (fresh[r])
-            stage_row(a, a->src_row[r], slot, st->group_floats);
-        staged[r] = slot;
-    }
-}
-
 void dw_conv_row_avx512(const dw_row_args_t *a) {
     if (a->src_cv != DW_VLEN || a->dst_cv != DW_VLEN) {
         dw_conv_row_avx2(a);
@@ -420,13 +407,9 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
     const float *rows[DW_MAX_ROWS];
-    if (a->stage) {
-        stage_rows(a, rows);
+    dw_input_rows(a, stage_row, rows);
+    if (a->stage)
         rw.src_sw = DW_STAGE_C;
-    } else {
-        for (int r = 0; r < a->nrows; r++)
-            rows[r] = a->src_row[r];
-    }
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points, as in the AVX2 kernel. */
     const tsr_dim_t group = k3 && a->SW == 2 && !a->stage ? a->nc : GROUP_C;
@@ -436,12 +419,7 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
          * vector offsets inside it are constants. */
         const tsr_dim_t src_c =
                 a->stage ? (c / GROUP_C) * a->stage->group_floats : c;
-        for (int r = 0; r < a->nrows; r++)
-            for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
-                tap_t *t = &taps[r * a->KW + kw];
-                t->src = rows[r] + kw * a->DW * rw.src_sw + src_c;
-                t->wei = a->wei_row[r] + kw * a->wei_sw + c;
-            }
+        dw_set_taps(a, rows, rw.src_sw, src_c, c, taps);
         rw.dst = a->dst + c;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)
