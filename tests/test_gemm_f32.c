@@ -15,6 +15,7 @@
 #include "common/isa.h"
 #include "cpu/gemm/gemm_f32.h"
 #include "cpu/gemm/gemm_f32_impl.h"
+#include "gemm_taps_util.h"
 
 static int n_checks, n_failures;
 
@@ -664,6 +665,166 @@ static void test_invalid_arguments(void) {
     free_buffers(&b);
 }
 
+/* The epilogue of rows placed by a row map: C row m at c_row_off[m]. */
+typedef struct {
+    int *visits;
+    const float *C;
+    const int64_t *row_off;
+    int64_t N;
+    int bad_pointer;
+} row_map_ctx_t;
+
+static void count_mapped_rows(const void *ctx_, float *c, int64_t ldc,
+                              int64_t m0, int64_t n0, int64_t m, int64_t n) {
+    row_map_ctx_t *ctx = (row_map_ctx_t *)ctx_;
+    (void)ldc;
+    if (m != 1 || c != ctx->C + ctx->row_off[m0] + n0)
+        ctx->bad_pointer = 1;
+    for (int64_t j = 0; j < n; ++j) {
+        ctx->visits[m0 * ctx->N + n0 + j]++;
+        c[j] = 2.f * c[j] - 1.f;
+    }
+}
+
+/* The taps form against the reference, exact on integers: tails in M and
+ * N, bias per row and column, beta, C in place and through a row map
+ * (rows reversed, with the epilogue), 1 and 2 threads; where the kernel
+ * takes no taps, the call is refused. */
+static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
+                     float beta, tsr_gemm_bias_kind_t bias, int row_map) {
+    const problem_t p = {0, 0, M, N, ntaps * k_tap, 1.f, beta, 0, 0, 3, bias};
+    buffers_t b = make_buffers(&p, 1);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t t = 0; t < ntaps; ++t)
+            if (tap_in_padding(m, t))
+                memset(b.A + m * b.lda + t * k_tap, 0,
+                       sizeof(float) * (size_t)k_tap);
+    float *c_in = copy_c(&b);
+    float *zeros = calloc((size_t)k_tap, sizeof(float));
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda * (int64_t)sizeof(float),
+                            k_tap * (int64_t)sizeof(float), ntaps, zeros};
+    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
+    float *packed = prepack_b(&b);
+    tsr_gemm_f32_args_t args = make_args(&b);
+    args.A = NULL; /* unused */
+    args.a_taps = &taps;
+    args.B = packed;
+    args.b_prepacked = 1;
+    char d[200];
+    describe(&p, d, sizeof(d));
+    if (!tsr_gemm_f32_taps_supported(ntaps, k_tap)) {
+        CHECK(tsr_gemm_f32(&args) == tsr_invalid_arguments,
+              "%s: taps accepted by a kernel without them", d);
+    } else if (!row_map) {
+        for (int nthr = 1; nthr <= 2; ++nthr) {
+            memcpy(b.C, c_in, sizeof(float) * (size_t)(M * b.ldc + 1));
+            omp_set_num_threads(nthr);
+            CHECK(tsr_gemm_f32(&args) == tsr_success, "%s taps: status", d);
+            check_result(&b, c_in, 1);
+        }
+    } else {
+        /* Rows reversed: GEMM row m is stored at C row M - 1 - m. */
+        int64_t *row_off = malloc(sizeof(int64_t) * (size_t)M);
+        for (int64_t m = 0; m < M; ++m)
+            row_off[m] = (M - 1 - m) * b.ldc;
+        float *c_mapped = malloc(sizeof(float) * (size_t)(M * b.ldc + 1));
+        for (int64_t m = 0; m < M; ++m)
+            memcpy(c_mapped + row_off[m], c_in + m * b.ldc,
+                   sizeof(float) * (size_t)b.ldc);
+        int *visits = calloc((size_t)(M * N), sizeof(int));
+        row_map_ctx_t ectx = {visits, c_mapped, row_off, N, 0};
+        args.C = c_mapped;
+        args.c_row_off = row_off;
+        args.epilogue = count_mapped_rows;
+        args.epilogue_ctx = &ectx;
+        CHECK(tsr_gemm_f32(&args) == tsr_success, "%s row map: status", d);
+        CHECK(!ectx.bad_pointer, "%s row map: wrong epilogue row", d);
+        int64_t wrong_visits = 0;
+        for (int64_t i = 0; i < M * N; ++i)
+            wrong_visits += visits[i] != 1;
+        CHECK(wrong_visits == 0, "%s row map: %ld elements not visited once", d,
+              (long)wrong_visits);
+        /* Back in GEMM row order, y = 2x - 1 undone. */
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t j = 0; j < b.ldc; ++j) {
+                const float v = c_mapped[row_off[m] + j];
+                b.C[m * b.ldc + j] = j < N ? (v + 1.f) / 2.f : v;
+            }
+        check_result(&b, c_in, 1);
+        free(visits);
+        free(c_mapped);
+        free(row_off);
+    }
+    omp_set_num_threads(default_nthr);
+    free(packed);
+    free(zeros);
+    free(c_in);
+    free_buffers(&b);
+}
+
+static void test_taps(void) {
+    const tsr_gemm_bias_kind_t col = tsr_gemm_bias_per_col,
+                               row = tsr_gemm_bias_per_row,
+                               none = tsr_gemm_bias_none;
+    run_taps(1, 1, 1, 1, 0.f, none, 0);
+    run_taps(7, 33, 9, 8, 0.f, col, 0);
+    run_taps(13, 70, 3, 64, 1.f, row, 0);
+    run_taps(100, 40, 25, 12, 0.f, col, 0); /* more rows than one block */
+    run_taps(200, 96, 2, 16, -1.f, none, 0);
+    run_taps(9, 20, 5, 4, 0.f, none, 0); /* a tile of 3 rows */
+    run_taps(11, 32, 4, 7, 0.f, col, 0); /* a tile of 5 rows */
+    run_taps(8, 16, 4, 3, 0.f, none, 0); /* a tile of 2 rows */
+    run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 0.f, row, 0);
+    run_taps(23, 50, 9, 16, 0.f, col, 1);
+    run_taps(130, 64, 9, 8, 2.f, none, 1);
+
+    /* Refused: B not prepacked, K not ntaps * k_tap, more taps than
+     * listed per call, a row map without taps. */
+    const problem_t p = {0, 0, 4, 5, 8, 1.f, 0.f, 0, 0, 0, tsr_gemm_bias_none};
+    buffers_t b = make_buffers(&p, 1);
+    float *c_in = copy_c(&b);
+    float *packed = prepack_b(&b);
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda * (int64_t)sizeof(float),
+                            4 * (int64_t)sizeof(float), 2, b.A};
+    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
+    tsr_gemm_f32_args_t good = make_args(&b), a;
+    good.a_taps = &taps;
+    good.B = packed;
+    good.b_prepacked = 1;
+    const int64_t row_off[4] = {0, 0, 0, 0};
+    for (int which = 0; which < 4; ++which) {
+        a = good;
+        taps.ntaps = 2;
+        switch (which) {
+        case 0:
+            a.b_prepacked = 0;
+            a.B = b.B;
+            break;
+        case 1:
+            a.K = 12;
+            break;
+        case 2:
+            taps.ntaps = TSR_GEMM_MAX_TAPS + 1;
+            a.K = taps.ntaps * 4;
+            break;
+        case 3:
+            a.a_taps = NULL;
+            a.A = b.A;
+            a.c_row_off = row_off;
+            break;
+        }
+        CHECK(tsr_gemm_f32(&a) == tsr_invalid_arguments,
+              "taps: bad argument %d accepted", which);
+        CHECK(memcmp(c_in, b.C, sizeof(float) * (size_t)(p.M * b.ldc)) == 0,
+              "taps: bad argument %d changed C", which);
+    }
+    CHECK(!tsr_gemm_f32_taps_supported(TSR_GEMM_MAX_TAPS + 1, 4),
+          "more taps than listed per call supported");
+    free(packed);
+    free(c_in);
+    free_buffers(&b);
+}
+
 int main(void) {
     default_nthr = omp_get_max_threads();
     kernel = tsr_gemm_f32_select_kernel();
@@ -677,6 +838,7 @@ int main(void) {
     test_single_row();
     test_narrow_blocks();
     test_invalid_arguments();
+    test_taps();
     printf("test_gemm_f32: %d checks, %d failed\n", n_checks, n_failures);
     return n_failures ? 1 : 0;
 }

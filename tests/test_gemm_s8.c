@@ -20,6 +20,7 @@
 #include "common/isa.h"
 #include "cpu/gemm/gemm_s8.h"
 #include "cpu/gemm/gemm_s8_impl.h"
+#include "gemm_taps_util.h"
 
 /* Value in the padding of C (columns ldc > N): must survive. */
 #define C_PAD_SENTINEL 0x5a5a5a5a
@@ -714,39 +715,6 @@ static void test_narrow_edges(const tsr_gemm_s8_kernel_t *kern) {
             }
 }
 
-/* A by taps: row m reads, for tap t, the k_tap values of A at column
- * t * k_tap, except where (m + 2t) % 5 == 0: there it is "padding" and
- * reads zeros (A holds zeros there too, for the reference). */
-typedef struct {
-    const buffers_t *b;
-    int64_t k_tap, ntaps;
-    const uint8_t *zeros;
-} taps_ctx_t;
-
-static int tap_in_padding(int64_t m, int64_t t) {
-    return (m + 2 * t) % 5 == 0;
-}
-
-static int64_t list_taps(const void *ctx_, int64_t m0, int64_t m, int mr,
-                         int32_t *taps, const uint8_t **rows) {
-    const taps_ctx_t *c = ctx_;
-    int64_t listed = 0;
-    for (int64_t t = 0; t < c->ntaps; ++t) {
-        const uint8_t **row = rows + listed * mr;
-        int any = 0;
-        for (int i = 0; i < mr; ++i) {
-            row[i] = c->zeros;
-            if (i < m && !tap_in_padding(m0 + i, t)) {
-                row[i] = c->b->A + (m0 + i) * c->b->lda + t * c->k_tap;
-                any = 1;
-            }
-        }
-        if (any)
-            taps[listed++] = (int32_t)t;
-    }
-    return listed;
-}
-
 /* The taps form against the reference on u8 A and narrow prepacked B,
  * with the caller's C and with C in scratch; where the kernel takes no
  * taps, the call is refused. */
@@ -761,8 +729,8 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
                 memset(b.A + m * b.lda + t * k_tap, 0, (size_t)k_tap);
     compute_ref(&b);
     uint8_t *zeros = calloc((size_t)k_tap, 1);
-    const taps_ctx_t ctx = {&b, k_tap, ntaps, zeros};
-    const tsr_gemm_s8_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda, k_tap, ntaps, zeros};
+    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
     int32_t *C = new_c(&b);
@@ -794,7 +762,7 @@ static void test_taps(void) {
     run_taps(200, 16, 2, 16, 0);
     run_taps(9, 20, 5, 4, 0);  /* a tile of 3 rows */
     run_taps(11, 16, 4, 8, 1); /* a tile of 5 rows */
-    run_taps(6, 16, TSR_GEMM_S8_MAX_TAPS, 4, 1);
+    run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 1);
 
     /* Refused: s8 A, B not prepacked, K not ntaps * k_tap, k_tap not a
      * multiple of 4, more taps than listed per call. */
@@ -803,8 +771,8 @@ static void test_taps(void) {
     int32_t *C = new_c(&b);
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
-    const taps_ctx_t ctx = {&b, 4, 2, b.A};
-    tsr_gemm_s8_taps_t taps = {2, 4, list_taps, &ctx};
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda, 4, 2, b.A};
+    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
     tsr_gemm_s8_args_t good = make_args(&b, C), a;
     good.a_taps = &taps;
     good.B = packed;
@@ -822,11 +790,11 @@ static void test_taps(void) {
     taps.ntaps = 4;
     taps.k_tap = 2;
     CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
-    taps.ntaps = TSR_GEMM_S8_MAX_TAPS * 2;
+    taps.ntaps = TSR_GEMM_MAX_TAPS * 2;
     taps.k_tap = 4;
     good.K = taps.ntaps * 4;
     CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
-    CHECK(!tsr_gemm_s8_taps_supported(TSR_GEMM_S8_MAX_TAPS + 1, 4));
+    CHECK(!tsr_gemm_s8_taps_supported(TSR_GEMM_MAX_TAPS + 1, 4));
     free(packed);
     free(C);
     free_buffers(&b);

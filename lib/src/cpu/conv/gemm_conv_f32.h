@@ -58,6 +58,15 @@ typedef struct {
     size_t panel_copy_bytes; /* scratchpad for the plain copy */
 
     int direct; /* 1x1, stride 1, no padding: no im2col */
+    /* The GEMM may read the source in place by taps (no im2col; with zero
+     * padding, taps a whole tile reads in the padding left out): a
+     * channels-last source and K order kic, weights panels read in place,
+     * and what the engine's kernel takes (int8: u8, whole K quads per
+     * tap). */
+    int taps_ok;
+    /* The order of an image's points as GEMM rows by taps with zero
+     * padding (gemm_conv_padding_order; NULL: the natural order). */
+    int32_t *point_order;
     int src_cl; /* source channel stride 1 */
     /* GEMM rows run on across images: row sp >= SP of an item starting in
      * image n is point sp % SP of image n + sp / SP (channels-last dst,
@@ -223,6 +232,42 @@ void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
  * caller frees it); NULL when the natural order does as well, or KS > 64
  * (gemm_conv_point_order.c). */
 int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr);
+
+/* GEMM row q's point (counted from the item's image, as
+ * gemm_conv_point_of counts): q itself, or through the padding order of
+ * the image's points (NULL: the natural order). */
+static inline tsr_dim_t gemm_conv_ordered_point(const gemm_conv_conf_t *cf,
+                                                const int32_t *order,
+                                                tsr_dim_t q) {
+    return order ? q / cf->SP * cf->SP + order[q % cf->SP] : q;
+}
+
+/* The source rows of one item's GEMM read by taps (gemm_conv_taps.c):
+ * image n, group g, points from sp0, elements of elem_size bytes. Points
+ * in the padding read `pad`, the group's ICg values of the padding: zeros
+ * (taps wholly in the padding then add nothing and are left out) or, for
+ * int8, the source zero points. */
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const char *src_g; /* image 0, first channel of group g */
+    size_t elem_size;
+    const void *pad;
+    int pad_is_zero;
+    tsr_dim_t n, sp0;
+    const int32_t *order; /* the rows' point order; NULL: natural */
+} gemm_conv_tap_rows_t;
+
+/* tsr_gemm_tap_rows_fn over a gemm_conv_tap_rows_t: the taps (kd, kh, kw)
+ * of the m points from m0 (with zero padding, those some of them read
+ * inside the source), each with the points' rows. */
+int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
+                           int32_t *taps, const void **rows);
+
+/* The dst offset (in elements) of each of the len GEMM rows from sp0 of
+ * image n, group g, in the point order `order`, into row_off. */
+void gemm_conv_ordered_dst_rows(const gemm_conv_conf_t *cf,
+                                const int32_t *order, tsr_dim_t n, tsr_dim_t g,
+                                tsr_dim_t sp0, tsr_dim_t len, int64_t *row_off);
 
 /* Layout helpers (gemm_conv_layout.c). */
 

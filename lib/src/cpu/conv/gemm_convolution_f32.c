@@ -32,10 +32,15 @@ static void plan_work(gemm_conv_conf_t *cf) {
     /* Items through col with the weights read in place are cut per thread
      * (GEMM_CONV_MIN_OWN_COL_SPLIT_SP); others keep whole items, shared by
      * the threads when there are few. */
-    const int own_col = !cf->direct && cf->wei_panels;
+    const int own_col = !cf->direct && !cf->taps_ok && cf->wei_panels;
     gemm_conv_plan_items(cf, (size_t)cf->K * sizeof(float), COL_CHUNK_BYTES,
-                         own_col ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP : 0);
-    cf->col_floats = cf->direct ? 0 : (size_t)(cf->chunk_sp * cf->K);
+                         own_col       ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
+                         : cf->taps_ok ? GEMM_CONV_MIN_SPLIT_SP
+                                       : 0);
+    /* By taps, col holds only the zero row the padding reads. */
+    cf->col_floats = cf->direct    ? 0
+                     : cf->taps_ok ? (size_t)tsr_rnd_up(cf->sh.ICg, 16)
+                                   : (size_t)(cf->chunk_sp * cf->K);
     cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
                               ? (size_t)(cf->chunk_sp * cf->sh.OCg)
                               : 0;
@@ -44,9 +49,15 @@ static void plan_work(gemm_conv_conf_t *cf) {
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
     cf->gemm_bytes =
             tsr_rnd_up(tsr_gemm_f32_scratch_size(M, N, cf->K, gemm_nthr), 64);
+    /* With the padding order, the dst offset of each GEMM row. */
+    const size_t dst_rows_bytes =
+            cf->point_order
+                    ? (size_t)tsr_rnd_up(
+                              (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
+                    : 0;
     cf->thread_bytes =
             tsr_rnd_up((cf->col_floats + cf->cbuf_floats) * sizeof(float), 64) +
-            cf->gemm_bytes;
+            dst_rows_bytes + cf->gemm_bytes;
 }
 
 static tsr_status_t conf_init(gemm_conv_conf_t *cf,
@@ -103,6 +114,13 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
+    /* A single tap (strided 1x1) keeps its gather. */
+    cf->taps_ok = !cf->direct && cf->kic && cf->src_cl && cf->dst_cl &&
+                  cf->wei_panels && cf->KS > 1 &&
+                  tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg);
+    if (cf->taps_ok)
+        cf->point_order =
+                gemm_conv_padding_order(cf, tsr_gemm_f32_taps_row_tile());
     plan_work(cf);
     return tsr_success;
 }
@@ -123,7 +141,10 @@ static tsr_status_t gemm_conv_init(struct tsr_primitive_desc *pd) {
 }
 
 static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
-    free(pd->impl_data);
+    gemm_conv_conf_t *cf = pd->impl_data;
+    if (cf)
+        free(cf->point_order);
+    free(cf);
 }
 
 /* The epilogue's view of one GEMM call. */
@@ -132,12 +153,22 @@ typedef struct {
     const tsr_epilogue_rt_t *rt;
     float *dst;
     tsr_dim_t n, g, sp0;
+    const int32_t *order; /* the rows' point order; NULL: natural */
 } store_ctx_t;
 
 static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
                        int64_t n0, int64_t m, int64_t n) {
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = s->cf;
+    if (cf->dst_cl && s->order) {
+        /* Rows in the padding order: each at its point's place. */
+        for (int64_t r = 0; r < m; r++)
+            gemm_conv_store_rows(
+                    cf, s->rt, c + r * ldc, ldc, s->n,
+                    gemm_conv_ordered_point(cf, s->order, s->sp0 + m0 + r),
+                    s->g * cf->sh.OCg + n0, 1, n, s->dst);
+        return;
+    }
     if (cf->dst_cl) {
         gemm_conv_store_rows(cf, s->rt, c, ldc, s->n, s->sp0 + m0,
                              s->g * cf->sh.OCg + n0, m, n, s->dst);
@@ -166,6 +197,7 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
 /* Thread-local buffers of one slice of the scratchpad. */
 typedef struct {
     float *col, *cbuf;
+    int64_t *dst_rows; /* with the padding order */
     void *gemm;
 } slice_t;
 
@@ -174,6 +206,9 @@ static slice_t slice_at(const gemm_conv_conf_t *cf, char *base, int i) {
     slice_t s;
     s.col = (float *)p;
     s.cbuf = s.col + cf->col_floats;
+    s.dst_rows = (int64_t *)(p + tsr_rnd_up((cf->col_floats + cf->cbuf_floats) *
+                                                    sizeof(float),
+                                            64));
     s.gemm = p + (cf->thread_bytes - cf->gemm_bytes);
     return s;
 }
@@ -251,6 +286,7 @@ typedef struct {
     const gemm_conv_conf_t *cf;
     const float *src, *wei;
     int wei_in_place; /* wei: the weights panels (group 0) */
+    int taps;         /* the GEMM reads the source by taps */
     float *dst;
     const tsr_epilogue_rt_t *rt;
     char *scratch; /* the thread slices */
@@ -265,7 +301,21 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const slice_t slice = slice_at(cf, e->scratch, ithr), *sl = &slice;
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
-    if (!cf->direct)
+    const int32_t *order = e->taps ? cf->point_order : NULL;
+    const gemm_conv_tap_rows_t rows = {
+            cf,
+            (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
+            sizeof(float),
+            sl->col,
+            1,
+            n,
+            sp0,
+            order};
+    const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
+                                  &rows};
+    if (e->taps)
+        memset(sl->col, 0, sizeof(float) * (size_t)cf->sh.ICg);
+    else if (!cf->direct)
         gemm_conv_gather(cf, e->src, sizeof(float), NULL, &it, team, sl->col);
     tsr_gemm_f32_args_t a;
     memset(&a, 0, sizeof(a));
@@ -274,7 +324,16 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.beta = 0.f;
     set_operands(cf, e->src, e->wei, e->wei_in_place, e->dst, sl, n, g, sp0,
                  len, &a);
-    const store_ctx_t sctx = {cf, e->rt, e->dst, n, g, sp0};
+    if (e->taps) {
+        a.a_taps = &taps;
+        if (order && !tsr_epilogue_reads_dst(&cf->ep)) {
+            /* Rows in the padding order: each stored at its point. */
+            gemm_conv_ordered_dst_rows(cf, order, n, g, sp0, len, sl->dst_rows);
+            a.C = e->dst;
+            a.c_row_off = sl->dst_rows;
+        }
+    }
+    const store_ctx_t sctx = {cf, e->rt, e->dst, n, g, sp0, order};
     if (cf->ep_bias_only) {
         /* The GEMM adds it as the epilogue would: acc + bias. */
         a.bias_kind =
@@ -302,6 +361,7 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                 tsr_ctx_data(ctx, TSR_ARG_SRC),
                 tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
                 0,
+                0,
                 tsr_ctx_data(ctx, TSR_ARG_DST),
                 &rt,
                 scratch};
@@ -313,6 +373,8 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
         e.wei += cf->panel_off0;
         e.wei_in_place = 1;
     }
+    e.taps = cf->taps_ok && e.wei_in_place &&
+             tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg);
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

@@ -66,14 +66,6 @@ typedef struct {
      * channel (IC source elements) first, then the unpacked weights, then
      * the thread slices. */
     size_t shared_bytes, col_bytes;
-    /* The GEMM may read the source in place by taps (no im2col; without
-     * a zero point, taps in the padding skipped): a u8 source,
-     * channels-last with whole K quads per tap; used when the weights are
-     * read in place and the padding can hold the zero point. */
-    int taps_ok;
-    /* The order of an image's points as GEMM rows by taps with zero
-     * padding (gemm_conv_padding_order; NULL: the natural order). */
-    int32_t *point_order;
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -89,7 +81,7 @@ static void plan_work(s8_conf_t *sc) {
     cf->col_ld = tsr_rnd_up(cf->K, 4);
     /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP); a
      * GEMM by taps, which has no col, lost by them. */
-    const int own_col = !cf->direct && !sc->taps_ok && cf->wei_panels;
+    const int own_col = !cf->direct && !cf->taps_ok && cf->wei_panels;
     gemm_conv_plan_items(cf, (size_t)cf->col_ld, COL_CHUNK_BYTES,
                          own_col ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
                                  : GEMM_CONV_MIN_SPLIT_SP);
@@ -101,7 +93,7 @@ static void plan_work(s8_conf_t *sc) {
                                                 1, gemm_nthr),
                        64);
     const size_t dst_rows_bytes =
-            sc->point_order
+            cf->point_order
                     ? (size_t)tsr_rnd_up(
                               (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
                     : 0;
@@ -189,11 +181,11 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         return st;
     /* Whether a single tap (strided 1x1) goes by taps is the kernel's
      * call (tsr_gemm_s8_taps_supported). */
-    sc->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
+    cf->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
                   cf->src_cl && cf->wei_panels && cf->sh.ICg % 4 == 0 &&
-                  cf->KS <= TSR_GEMM_S8_MAX_TAPS;
-    if (sc->taps_ok)
-        sc->point_order =
+                  cf->KS <= TSR_GEMM_MAX_TAPS;
+    if (cf->taps_ok)
+        cf->point_order =
                 gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());
     plan_work(sc);
     return tsr_success;
@@ -218,16 +210,8 @@ static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
 static void gemm_conv_s8_fini(struct tsr_primitive_desc *pd) {
     s8_conf_t *sc = pd->impl_data;
     if (sc)
-        free(sc->point_order);
+        free(sc->cf.point_order);
     free(sc);
-}
-
-/* GEMM row q's point (counted from the item's image, as
- * gemm_conv_point_of counts): q itself, or through the padding order of
- * the image's points. */
-static tsr_dim_t ordered_point(const gemm_conv_conf_t *cf, const int32_t *order,
-                               tsr_dim_t q) {
-    return order ? q / cf->SP * cf->SP + order[q % cf->SP] : q;
 }
 
 /* The weights of group g as the K x OCg matrix W: element (k, oc) at
@@ -396,9 +380,10 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
         /* Rows in padding order: each run of consecutive points alone. */
         for (int64_t r = 0, run; r < m; r += run) {
             const tsr_dim_t q = s->sp0 + m0 + r;
-            const tsr_dim_t first = ordered_point(cf, s->order, q);
-            for (run = 1; r + run < m &&
-                          ordered_point(cf, s->order, q + run) == first + run;
+            const tsr_dim_t first = gemm_conv_ordered_point(cf, s->order, q);
+            for (run = 1;
+                 r + run < m &&
+                 gemm_conv_ordered_point(cf, s->order, q + run) == first + run;
                  run++)
                 ;
             gemm_conv_store_rows_s32(cf, s->rt, tile + r * ld, ld, s->n, first,
@@ -445,91 +430,6 @@ typedef struct {
     int taps;                  /* the GEMM reads the source by taps */
     char *slices;              /* the thread slices of the scratchpad */
 } exec_t;
-
-/* The source rows of one item's GEMM read by taps: image n, group g,
- * points from sp0. Points in the padding read `pad`, the group's ICg
- * values of the padding: zeros (taps wholly in the padding then add
- * nothing and are left out) or the source zero points. */
-typedef struct {
-    const gemm_conv_conf_t *cf;
-    const uint8_t *src_g; /* image 0, first channel of group g */
-    const uint8_t *pad;
-    int pad_is_zero;
-    tsr_dim_t n, sp0;
-    const int32_t *order; /* the rows' point order; NULL: natural */
-} tap_rows_t;
-
-/* tsr_gemm_s8_tap_rows_fn: the taps (kd, kh, kw) of the m points from m0
- * (with zero padding, those some of them read inside the source), each
- * with the points' rows. */
-static int64_t conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
-                             int32_t *taps, const uint8_t **rows) {
-    enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
-    const tap_rows_t *t = ctx;
-    const gemm_conv_conf_t *cf = t->cf;
-    const conv_sizes_t *sh = &cf->sh;
-    const tsr_dim_t *s = cf->src_s;
-    /* Each point's source origin (tap 0), its image's source and, while
-     * every tap of every point so far lies inside, its address. */
-    tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
-    const uint8_t *img[MAX_MR], *at0[MAX_MR];
-    int interior = m == mr;
-    /* In natural order the points follow one another: one division per
-     * tile, not per point (with N = 64, 4% of a layer). */
-    gemm_conv_point_t p = gemm_conv_point_of(cf, t->sp0 + m0);
-    for (int64_t i = 0; i < m; i++) {
-        if (t->order)
-            p = gemm_conv_point_of(
-                    cf, ordered_point(cf, t->order, t->sp0 + m0 + i));
-        else if (i > 0)
-            gemm_conv_next_point(cf, &p);
-        gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
-        img[i] = t->src_g + (t->n + p.img) * s[CONV_N];
-        interior = interior &&
-                   gemm_conv_src_inside(cf, id0[i], ih0[i], iw0[i]) &&
-                   gemm_conv_src_inside(cf, id0[i] + (sh->KD - 1) * cf->DD,
-                                        ih0[i] + (sh->KH - 1) * cf->DH,
-                                        iw0[i] + (sh->KW - 1) * cf->DW);
-        /* Only formed for interior points: the others may lie outside. */
-        at0[i] = interior ? img[i] + id0[i] * s[CONV_D] + ih0[i] * s[CONV_H] +
-                                    iw0[i] * s[CONV_W]
-                          : NULL;
-    }
-    int64_t listed = 0;
-    int32_t tap = 0;
-    for (tsr_dim_t kd = 0; kd < sh->KD; kd++)
-        for (tsr_dim_t kh = 0; kh < sh->KH; kh++)
-            for (tsr_dim_t kw = 0; kw < sh->KW; kw++, tap++) {
-                const uint8_t **row = rows + listed * mr;
-                if (interior) {
-                    /* Every tap of every point inside the source. */
-                    const tsr_dim_t off = kd * cf->DD * s[CONV_D] +
-                                          kh * cf->DH * s[CONV_H] +
-                                          kw * cf->DW * s[CONV_W];
-                    for (int i = 0; i < mr; i++)
-                        row[i] = at0[i] + off;
-                    taps[listed++] = tap;
-                    continue;
-                }
-                int any = !t->pad_is_zero;
-                for (int i = 0; i < mr; i++) {
-                    row[i] = t->pad;
-                    if (i >= m)
-                        continue;
-                    const tsr_dim_t id = id0[i] + kd * cf->DD,
-                                    ih = ih0[i] + kh * cf->DH,
-                                    iw = iw0[i] + kw * cf->DW;
-                    if (!gemm_conv_src_inside(cf, id, ih, iw))
-                        continue;
-                    row[i] = img[i] + id * s[CONV_D] + ih * s[CONV_H] +
-                             iw * s[CONV_W];
-                    any = 1;
-                }
-                if (any)
-                    taps[listed++] = tap;
-            }
-    return listed;
-}
 
 /* The data operand of one item: col, or the source itself for direct 1x1
  * (points at stride sw, channels at stride sc: whichever is 1 is the
@@ -583,15 +483,14 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
     /* The padding order pays where padded taps are left out. */
-    const int32_t *order = e->taps && !pad ? sc->point_order : NULL;
-    const tap_rows_t rows = {cf,
-                             e->src + cf->src_off0 + g * cf->sh.ICg,
-                             pad ? pad : sl->col,
-                             pad == NULL,
-                             n,
-                             sp0,
-                             order};
-    const tsr_gemm_s8_taps_t taps = {cf->KS, cf->sh.ICg, conv_tap_rows, &rows};
+    const int32_t *order = e->taps && !pad ? cf->point_order : NULL;
+    const gemm_conv_tap_rows_t rows = {
+            cf,   (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
+            1,    pad ? pad : sl->col,
+            !pad, n,
+            sp0,  order};
+    const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
+                                  &rows};
     if (e->taps) {
         if (!pad)
             memset(sl->col, 0, (size_t)cf->sh.ICg);
@@ -615,11 +514,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     if (!add_back && common_store_ok(e, &it, &common)) {
         if (order) {
             /* Rows in the padding order: each at its point's place. */
-            for (tsr_dim_t i = 0; i < len; i++) {
-                const tsr_dim_t p = ordered_point(cf, order, sp0 + i);
-                sl->dst_rows[i] = gemm_conv_dst_offset(
-                        cf, n + p / cf->SP, g * cf->sh.OCg, p % cf->SP);
-            }
+            gemm_conv_ordered_dst_rows(cf, order, n, g, sp0, len, sl->dst_rows);
             dst_store.dst = e->dst;
             dst_store.row_off = sl->dst_rows;
         } else {
@@ -747,7 +642,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     e.slices = scratch + sc->shared_bytes + sc->cf.panel_copy_bytes;
     /* A zero point the source cannot hold pads with zeros and adds its
      * products back at the store, which only col's layout allows. */
-    e.taps = sc->taps_ok && e.wei_in_place &&
+    e.taps = cf->taps_ok && e.wei_in_place &&
              (!sc->with_src_zp || e.z.padded_with_zp) &&
              tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg);
     return gemm_conv_run_items(cf, run_item, &e);

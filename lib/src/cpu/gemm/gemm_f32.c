@@ -38,13 +38,13 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          * per element (resnet_50:fc1000_mb1, 2 threads: 27 -> 44 GFLOPS). */
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
          tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x32_taps_avx512},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
          tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2},
+         tsr_gemm_f32_row_avx2, NULL},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
-         tsr_gemm_f32_pack, NULL},
+         tsr_gemm_f32_pack, NULL, NULL},
 };
 
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
@@ -56,6 +56,15 @@ const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
 
 int tsr_gemm_f32_prepacked_nr(void) {
     return tsr_gemm_f32_select_kernel()->nr;
+}
+
+int tsr_gemm_f32_taps_supported(int64_t ntaps, int64_t k_tap) {
+    return tsr_gemm_f32_select_kernel()->ukr_taps && ntaps >= 1 &&
+           ntaps <= TSR_GEMM_MAX_TAPS && k_tap >= 1;
+}
+
+int tsr_gemm_f32_taps_row_tile(void) {
+    return tsr_gemm_f32_select_kernel()->mr;
 }
 
 const char *tsr_gemm_f32_kernel_name(void) {
@@ -72,9 +81,16 @@ static size_t thread_scratch_bytes(const tsr_gemm_f32_kernel_t *kern, int64_t M,
     if (M <= 0 || N <= 0 || K <= 0)
         return 0;
     const int64_t kc = TSR_MIN(kern->kc, K);
-    const int64_t a = TSR_MIN(kern->mc, tsr_rnd_up(M, kern->mr)) * kc;
+    const int64_t mc = TSR_MIN(kern->mc, tsr_rnd_up(M, kern->mr));
+    const int64_t a = mc * kc;
     const int64_t b = TSR_MIN(kern->nc, tsr_rnd_up(N, kern->nr)) * kc;
-    return (size_t)(padded_floats(a) + padded_floats(b)) * sizeof(float);
+    const size_t packed =
+            (size_t)(padded_floats(a) + padded_floats(b)) * sizeof(float);
+    /* Or the taps table of A by taps (at least one value per tap). */
+    const size_t taps =
+            kern->ukr_taps ? (size_t)tsr_gemm_taps_table(kern->mr, mc, K).bytes
+                           : 0;
+    return TSR_MAX(packed, taps);
 }
 
 size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr) {
@@ -227,6 +243,68 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     }
 }
 
+/* The loops over one rectangle with A by taps: B prepacked, all of K in
+ * one pass (the taps' rows are read in place), the taps of each row tile
+ * listed once per mc block, each B panel walked down the block's tiles
+ * (it stays in L2; the tiles' source rows in L1 and L2). */
+static void taps_rect(const tsr_gemm_f32_args_t *args,
+                      const tsr_gemm_f32_kernel_t *kern, int64_t K,
+                      tsr_gemm_rect_t r, void *ws) {
+    const tsr_gemm_taps_t *tp = args->a_taps;
+    const int mr = kern->mr, nr = kern->nr;
+    const int64_t m_len = r.m_end - r.m_begin;
+    const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
+    const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(mr, mc, tp->ntaps);
+    /* alpha == 0 (K == 0 here) has no scratch and lists no taps: it reads
+     * no row of A. */
+    const int listing = K > 0;
+    int64_t *listed = ws;
+    int32_t *tap_ids = listing ? (int32_t *)((char *)ws + tt.ids_at) : NULL;
+    const void **rows =
+            listing ? (const void **)((char *)ws + tt.rows_at) : NULL;
+    const int bias_row = args->bias_kind == tsr_gemm_bias_per_row;
+    const int bias_col = args->bias_kind == tsr_gemm_bias_per_col;
+    enum { MAX_MR = 16 };
+    float *c_rows[MAX_MR];
+
+    for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
+        const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+        for (int64_t ir = 0; ir < mcur && listing; ir += mr)
+            listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
+                                       mr, tap_ids + ir / mr * tp->ntaps,
+                                       rows + ir / mr * tp->ntaps * mr);
+        for (int64_t jr = r.n_begin; jr < r.n_end; jr += nr) {
+            /* jr is a multiple of nr: its panel. */
+            const float *pb = args->B + jr * args->K;
+            const int64_t n = TSR_MIN(nr, r.n_end - jr);
+            for (int64_t ir = 0; ir < mcur; ir += mr) {
+                const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
+                for (int64_t i = 0; i < m; i++)
+                    c_rows[i] = args->C + jr +
+                                (args->c_row_off ? args->c_row_off[m0 + i]
+                                                 : (m0 + i) * args->ldc);
+                const int64_t t = ir / mr;
+                kern->ukr_taps(listing ? listed[t] : 0,
+                               listing ? tap_ids + t * tp->ntaps : NULL,
+                               listing ? rows + t * tp->ntaps * mr : NULL,
+                               tp->k_tap, pb, args->alpha, args->beta, c_rows,
+                               m, n, bias_row ? args->bias + m0 : NULL,
+                               bias_col ? args->bias + jr : NULL);
+                if (!args->epilogue)
+                    continue;
+                if (args->c_row_off) {
+                    for (int64_t i = 0; i < m; i++)
+                        args->epilogue(args->epilogue_ctx, c_rows[i], args->ldc,
+                                       m0 + i, jr, 1, n);
+                } else {
+                    args->epilogue(args->epilogue_ctx, c_rows[0], args->ldc, m0,
+                                   jr, m, n);
+                }
+            }
+        }
+    }
+}
+
 static int args_valid(const tsr_gemm_f32_args_t *a) {
     if (!a || a->M < 0 || a->N < 0 || a->K < 0)
         return 0;
@@ -242,6 +320,14 @@ static int args_valid(const tsr_gemm_f32_args_t *a) {
         return 0;
     if (a->bias_kind != tsr_gemm_bias_none && !a->bias)
         return 0;
+    if (a->c_row_off && !a->a_taps)
+        return 0;
+    if (a->a_taps) {
+        const tsr_gemm_taps_t *t = a->a_taps;
+        return a->b_prepacked && a->B && t->rows &&
+               tsr_gemm_f32_taps_supported(t->ntaps, t->k_tap) &&
+               a->K == t->ntaps * t->k_tap;
+    }
     /* Prepacked B has no stride of its own: check A alone. */
     return a->K == 0 || a->alpha == 0.f ||
            tsr_gemm_operands_valid(a->transa, a->b_prepacked ? 0 : a->transb,
@@ -264,7 +350,11 @@ static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
     const call_t *c = ctx;
     const tsr_gemm_rect_t r = tsr_gemm_thread_rect(
             c->args->M, c->args->N, c->kern->mr, c->kern->nr, nthr, ithr);
-    if (r.m_begin < r.m_end && r.n_begin < r.n_end)
+    if (r.m_begin >= r.m_end || r.n_begin >= r.n_end)
+        return;
+    if (c->args->a_taps)
+        taps_rect(c->args, c->kern, c->K, r, ws);
+    else
         gemm_rect(c->args, c->kern, c->K, r, ws);
 }
 

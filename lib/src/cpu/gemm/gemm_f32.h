@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu/gemm/gemm_taps.h"
 #include "tessera.h"
 
 typedef enum {
@@ -43,11 +44,20 @@ typedef struct {
     /* 1: B is prepacked for the current kernel (tsr_gemm_f32_prepacked_nr);
      * transb and ldb are then ignored. */
     int b_prepacked;
+    /* Non-NULL: A given by taps instead (gemm_taps.h; A, lda and transa
+     * unused), with B prepacked and tsr_gemm_f32_taps_supported(ntaps,
+     * k_tap). Each element of C then sums its K products in one pass, in
+     * K order, with the taps left out adding nothing. */
+    const tsr_gemm_taps_t *a_taps;
     /* beta == 0 means C is write-only: its old contents (even NaN) are
      * never read. */
     float beta;
     float *C;
     int64_t ldc; /* >= N */
+    /* With a_taps only, optional: row m of C at C + c_row_off[m] (M
+     * entries) instead of C + m * ldc; the epilogue then gets such rows
+     * one at a time. */
+    const int64_t *c_row_off;
 
     /* Optional fused epilogue. alpha == 0 or K == 0 leave A and B unread. */
     tsr_gemm_bias_kind_t bias_kind;
@@ -95,6 +105,14 @@ size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr);
  * B[(n / nr) * K * nr + k * nr + n % nr]. The nr of the current kernel; a
  * memory format with these panels is OhwI<nr>o over a K of (kh, kw, ic). */
 int tsr_gemm_f32_prepacked_nr(void);
+
+/* 1 when the kernel the CPU selects takes A by taps of this shape
+ * (tsr_gemm_f32_args_t.a_taps); its scratch is tsr_gemm_f32_scratch_size's. */
+int tsr_gemm_f32_taps_supported(int64_t ntaps, int64_t k_tap);
+
+/* The rows of one tile of the kernel the CPU selects: with A by taps,
+ * the tiles of which all rows read a tap in the padding leave it out. */
+int tsr_gemm_f32_taps_row_tile(void);
 
 /* Name of the micro-kernel tsr_gemm_f32 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */

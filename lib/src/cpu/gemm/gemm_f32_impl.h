@@ -47,6 +47,20 @@ typedef void (*tsr_gemm_f32_row_fn)(int64_t k, float alpha, const float *a,
                                     int64_t n, const float *bias_row,
                                     const float *bias_col);
 
+/* The product of a tile over a list of taps (A by taps, gemm_taps.h):
+ * for each listed tap i (taps[i], in increasing order), row r of A is the
+ * f32 row rows[i * mr + r] of k_tap values, B the K values from
+ * taps[i] * k_tap of the packed panel b (all of K, nr values per step).
+ * Stores row r < m (n <= nr columns) as the micro-kernel does, at
+ * c_rows[r]: alpha * product + beta * C [+ bias]. */
+typedef void (*tsr_gemm_f32_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
+                                         const void *const *rows, int64_t k_tap,
+                                         const float *b, float alpha,
+                                         float beta, float *const *c_rows,
+                                         int64_t m, int64_t n,
+                                         const float *bias_row,
+                                         const float *bias_col);
+
 /* A micro-kernel, the packing that feeds it and the cache blocking that
  * suits it. mc is a multiple of mr, nc of nr. kc is a property of the
  * kernel alone, never of the thread count: it fixes the summation order. */
@@ -58,6 +72,7 @@ typedef struct {
     tsr_gemm_f32_ukr_fn ukr;
     tsr_gemm_f32_pack_fn pack;
     tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
+    tsr_gemm_f32_ukr_taps_fn ukr_taps; /* NULL: A never by taps */
 } tsr_gemm_f32_kernel_t;
 
 /* Columns of a B block (in nr panels) up to which the block is "narrow":
@@ -77,6 +92,13 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t b_stride, float beta, float *c,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
+
+void tsr_gemm_f32_ukr_6x32_taps_avx512(int64_t ntaps, const int32_t *taps,
+                                       const void *const *rows, int64_t k_tap,
+                                       const float *b, float alpha, float beta,
+                                       float *const *c_rows, int64_t m,
+                                       int64_t n, const float *bias_row,
+                                       const float *bias_col);
 
 void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
                            int64_t a_stride, const float *b, int64_t b_stride,

@@ -183,26 +183,6 @@ static int64_t max_nc(const tsr_gemm_s8_kernel_t *kern, int64_t K) {
  * and stall it (ResNet-50 res3a_branch2c u8s8f32, one thread: +15%). */
 #define TILE_LD_PAD 16
 
-/* The taps listed for each row tile of an mc block (mc / mr tiles): their
- * count (an int64_t per tile), tap indices (an int32_t per tap) from
- * ids_at, then the row pointers from rows_at; `bytes` in all, for up to
- * ntaps taps. */
-typedef struct {
-    int64_t ids_at, rows_at, bytes;
-} taps_table_t;
-
-static taps_table_t taps_table(const tsr_gemm_s8_kernel_t *kern, int64_t mc,
-                               int64_t ntaps) {
-    const int64_t tiles = tsr_div_up(mc, kern->mr);
-    const int64_t n = TSR_MIN(ntaps, TSR_GEMM_S8_MAX_TAPS);
-    taps_table_t t;
-    t.ids_at = tiles * (int64_t)sizeof(int64_t);
-    t.rows_at = t.ids_at + tsr_rnd_up(tiles * n * (int64_t)sizeof(int32_t), 64);
-    t.bytes =
-            t.rows_at + tiles * n * kern->mr * (int64_t)sizeof(const uint8_t *);
-    return t;
-}
-
 /* Where the kernel stores the tile at (row, col) of the call: through
  * dst_store when `on` (the kernel then stores from its registers), else
  * C (NULL). */
@@ -244,7 +224,7 @@ int tsr_gemm_s8_taps_row_tile(void) {
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
     return kern->ukr_taps && (ntaps > 1 || (ntaps == 1 && kern->single_tap)) &&
-           ntaps <= TSR_GEMM_S8_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
+           ntaps <= TSR_GEMM_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
 }
 
 /* One thread's buffers, each 64-byte aligned within its slice. */
@@ -267,7 +247,8 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
     l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
     if (kern->ukr_taps) /* the A block, or the taps table of a_taps */
-        l.a_bytes = TSR_MAX(l.a_bytes, taps_table(kern, mc, K / 4).bytes);
+        l.a_bytes = TSR_MAX(l.a_bytes,
+                            tsr_gemm_taps_table(kern->mr, mc, K / 4).bytes);
     l.init_bytes = tsr_rnd_up(nc * (int64_t)sizeof(int32_t), 64);
     l.work_bytes = tsr_rnd_up(mc * nc * (int64_t)sizeof(float), 64);
     l.c_bytes = c_in_scratch ? tsr_rnd_up(mc * (nc + TILE_LD_PAD) *
@@ -437,17 +418,17 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
 static void taps_rect(const tsr_gemm_s8_args_t *args,
                       const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                       thread_layout_t l, char *ws) {
-    const tsr_gemm_s8_taps_t *tp = args->a_taps;
+    const tsr_gemm_taps_t *tp = args->a_taps;
     const int mr = kern->mr, nr = kern->nr;
     const int64_t K = args->K;
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
-    const taps_table_t tt = taps_table(kern, mc, tp->ntaps);
+    const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(mr, mc, tp->ntaps);
     char *table = ws + l.b_bytes;
     int64_t *listed = (int64_t *)table;
     int32_t *tap_ids = (int32_t *)(table + tt.ids_at);
-    const uint8_t **rows = (const uint8_t **)(table + tt.rows_at);
+    const void **rows = (const void **)(table + tt.rows_at);
     float *work = (float *)(ws + l.b_bytes + l.a_bytes + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
     const int64_t panel_bytes = K * nr;

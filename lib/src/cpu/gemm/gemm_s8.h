@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "cpu/common/epilogue_f32.h"
+#include "cpu/gemm/gemm_taps.h"
 #include "tessera.h"
 
 /* Post-processing of one finished tile of C, called while it is in cache.
@@ -35,22 +36,8 @@ typedef void (*tsr_gemm_s8_epilogue_fn)(const void *ctx, const int32_t *tile,
                                         int64_t ld, int64_t m0, int64_t n0,
                                         int64_t m, int64_t n, float *f32_work);
 
-/* A given by taps (the direct form of a convolution): K = ntaps * k_tap,
- * k_tap a multiple of 4, and row m of A is, tap after tap, k_tap u8
- * values read in place. rows() lists for the rows m0 .. m0 + m - 1
- * (m <= mr) the taps any of them reads, in increasing order, into taps,
- * with each listed tap's mr row pointers into rows (tap i at i * mr): a
- * row in the padding, or past m, points at k_tap zero bytes. It returns
- * how many taps it listed; taps it leaves out add nothing. */
-#define TSR_GEMM_S8_MAX_TAPS 64
-typedef int64_t (*tsr_gemm_s8_tap_rows_fn)(const void *ctx, int64_t m0,
-                                           int64_t m, int mr, int32_t *taps,
-                                           const uint8_t **rows);
-typedef struct {
-    int64_t ntaps, k_tap;
-    tsr_gemm_s8_tap_rows_fn rows;
-    const void *ctx;
-} tsr_gemm_s8_taps_t;
+/* A given by taps: see gemm_taps.h; for this engine k_tap is a multiple
+ * of 4 and the rows are u8. */
 
 /* C stored straight into dst by the micro-kernels, through the
  * epilogue's common form (see tsr_epilogue_common_t): C[m][n] becomes
@@ -74,7 +61,7 @@ typedef struct {
     /* Non-NULL: A given by taps instead (A, lda, transa and
      * a_rows_padded unused), with a_dt u8, B prepacked and
      * tsr_gemm_s8_taps_supported(ntaps, k_tap). */
-    const tsr_gemm_s8_taps_t *a_taps;
+    const tsr_gemm_taps_t *a_taps;
     /* 1: every row of an untransposed A has rnd_up(K, 4) readable bytes
      * (lda >= that), so kernels may read whole K quads of it in place;
      * the bytes past K are multiplied by zero weights only. */

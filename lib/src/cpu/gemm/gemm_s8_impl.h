@@ -89,7 +89,7 @@ typedef void (*tsr_gemm_s8_ukr_a_rows_fn)(int64_t kgroups, const void *a,
  * points, those in the padding a row of zeros, and taps whose rows all lie
  * in the padding are left out of the list. */
 typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
-                                        const uint8_t *const *rows,
+                                        const void *const *rows,
                                         int64_t kgroups, const void *b,
                                         const int32_t *init, int32_t *c,
                                         int64_t ldc, int64_t m, int64_t n,
@@ -225,7 +225,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a,
                                            int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td);
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
-                                         const uint8_t *const *rows,
+                                         const void *const *rows,
                                          int64_t kgroups, const void *b,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n,
@@ -250,7 +250,7 @@ void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc, int64_t m,
         int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
-                                           const uint8_t *const *rows,
+                                           const void *const *rows,
                                            int64_t kgroups, const void *b,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n,

@@ -8,28 +8,36 @@
 #define MR 6
 #define NR 32
 
-/* Row i of the tile += a[i * rs] * (b0, b1), for i < rows (a literal at
- * every use). */
-#define TSR_UKR_ROW(i, a, rs, rows, acc0, acc1)                                \
+/* Row i of the tile += AT(i) * (b0, b1), for i < rows (a literal at
+ * every use); AT(i) is row i's A value of the step. */
+#define TSR_UKR_ROW(i, AT, rows, acc0, acc1)                                   \
     if ((rows) > (i)) {                                                        \
-        const __m512 av = _mm512_set1_ps((a)[(i) * (rs)]);                     \
+        const __m512 av = _mm512_set1_ps(AT(i));                               \
         acc0 = _mm512_fmadd_ps(av, b0, acc0);                                  \
         acc1 = _mm512_fmadd_ps(av, b1, acc1);                                  \
     }
 
-/* One K step over the first `rows` rows: row i of the tile += a[i * rs] *
+/* One K step over the first `rows` rows: row i of the tile += AT(i) *
  * b[0..31]. */
-#define TSR_UKR_STEP(a, rs, b, rows)                                           \
+#define TSR_UKR_STEP(AT, b, rows)                                              \
     do {                                                                       \
         const __m512 b0 = _mm512_loadu_ps(b);                                  \
         const __m512 b1 = _mm512_loadu_ps((b) + 16);                           \
-        TSR_UKR_ROW(0, a, rs, rows, c00, c01)                                  \
-        TSR_UKR_ROW(1, a, rs, rows, c10, c11)                                  \
-        TSR_UKR_ROW(2, a, rs, rows, c20, c21)                                  \
-        TSR_UKR_ROW(3, a, rs, rows, c30, c31)                                  \
-        TSR_UKR_ROW(4, a, rs, rows, c40, c41)                                  \
-        TSR_UKR_ROW(5, a, rs, rows, c50, c51)                                  \
+        TSR_UKR_ROW(0, AT, rows, c00, c01)                                     \
+        TSR_UKR_ROW(1, AT, rows, c10, c11)                                     \
+        TSR_UKR_ROW(2, AT, rows, c20, c21)                                     \
+        TSR_UKR_ROW(3, AT, rows, c30, c31)                                     \
+        TSR_UKR_ROW(4, AT, rows, c40, c41)                                     \
+        TSR_UKR_ROW(5, AT, rows, c50, c51)                                     \
     } while (0)
+
+#define TSR_UKR_ZERO_ACCS                                                      \
+    __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();               \
+    __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();               \
+    __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();               \
+    __m512 c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();               \
+    __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps();               \
+    __m512 c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps()
 
 /* Mask with the first `n` (0..16) lanes set. */
 static inline __mmask16 lane_mask(int64_t n) {
@@ -69,37 +77,9 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
     _mm512_mask_storeu_ps(c + 16, t->mask1, r1);
 }
 
-/* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
- * the packed one keeps constant offsets. Only the first `rows` rows (>= m,
- * a literal) are computed: a tail tile of a 49-row product (7x7) costs
- * its one row, not six. */
-static inline __attribute__((always_inline)) void
-ukr_body(const int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
-         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
-         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
-         const float *bias_col) {
-    __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
-    __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
-    __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps();
-    __m512 c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
-    __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps();
-    __m512 c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
-
-    /* C is touched only after the K loop: fetch its lines meanwhile. */
-    for (int64_t i = 0; i < m; ++i) {
-        _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * ldc + NR - 1), _MM_HINT_T0);
-    }
-
-    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
-     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
-     * FMAs per K step. */
-    for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, a_rs, b, rows);
-        a += a_cs;
-        b += b_stride;
-    }
-
+static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
+                                           const float *bias_row,
+                                           const float *bias_col) {
     tile_store_t t;
     t.alpha = _mm512_set1_ps(alpha);
     t.beta = _mm512_set1_ps(beta);
@@ -113,18 +93,83 @@ ukr_body(const int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
         t.bias_col0 = _mm512_maskz_loadu_ps(t.mask0, bias_col);
         t.bias_col1 = _mm512_maskz_loadu_ps(t.mask1, bias_col + 16);
     }
-    /* Rows past m are skipped; m >= 1 always. */
-    update_row(&t, c, 0, c00, c01);
-    if (m > 1)
-        update_row(&t, c + ldc, 1, c10, c11);
-    if (m > 2)
-        update_row(&t, c + 2 * ldc, 2, c20, c21);
-    if (m > 3)
-        update_row(&t, c + 3 * ldc, 3, c30, c31);
-    if (m > 4)
-        update_row(&t, c + 4 * ldc, 4, c40, c41);
-    if (m > 5)
-        update_row(&t, c + 5 * ldc, 5, c50, c51);
+    return t;
+}
+
+/* C is touched only after the K loop: fetch its lines meanwhile (row i
+ * at ROW(i)). */
+#define TSR_UKR_PREFETCH_C(ROW)                                                \
+    for (int64_t i = 0; i < m; ++i) {                                          \
+        _mm_prefetch((const char *)(ROW(i)), _MM_HINT_T0);                     \
+        _mm_prefetch((const char *)(ROW(i) + NR - 1), _MM_HINT_T0);            \
+    }
+
+/* The m rows of the tile (row i at ROW(i); m >= 1) from the
+ * accumulators; rows past m are skipped. */
+#define TSR_UKR_STORE(ROW)                                                     \
+    do {                                                                       \
+        const tile_store_t t =                                                 \
+                tile_store_init(alpha, beta, n, bias_row, bias_col);           \
+        update_row(&t, ROW(0), 0, c00, c01);                                   \
+        if (m > 1)                                                             \
+            update_row(&t, ROW(1), 1, c10, c11);                               \
+        if (m > 2)                                                             \
+            update_row(&t, ROW(2), 2, c20, c21);                               \
+        if (m > 3)                                                             \
+            update_row(&t, ROW(3), 3, c30, c31);                               \
+        if (m > 4)                                                             \
+            update_row(&t, ROW(4), 4, c40, c41);                               \
+        if (m > 5)                                                             \
+            update_row(&t, ROW(5), 5, c50, c51);                               \
+    } while (0)
+
+#define TSR_ROW_STRIDED(i) (c + (i)*ldc)
+#define TSR_AT_STRIDED(i) (a[(i)*a_rs])
+
+/* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
+ * the packed one keeps constant offsets. Only the first `rows` rows (>= m,
+ * a literal) are computed: a tail tile of a 49-row product (7x7) costs
+ * its one row, not six. */
+static inline __attribute__((always_inline)) void
+ukr_body(const int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
+         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
+         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+         const float *bias_col) {
+    TSR_UKR_ZERO_ACCS;
+    TSR_UKR_PREFETCH_C(TSR_ROW_STRIDED);
+    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
+     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
+     * FMAs per K step. */
+    for (int64_t p = 0; p < k; ++p) {
+        TSR_UKR_STEP(TSR_AT_STRIDED, b, rows);
+        a += a_cs;
+        b += b_stride;
+    }
+    TSR_UKR_STORE(TSR_ROW_STRIDED);
+}
+
+#define TSR_ROW_LISTED(i) (c_rows[i])
+#define TSR_AT_TAP(i) (r##i[p])
+
+/* The taps of a direct convolution: per listed tap, row i at r[i]; rows
+ * past `rows` (a literal >= m) are not computed. */
+static inline __attribute__((always_inline)) void
+taps_body(const int rows, int64_t ntaps, const int32_t *taps,
+          const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
+          float beta, float *const *c_rows, int64_t m, int64_t n,
+          const float *bias_row, const float *bias_col) {
+    TSR_UKR_ZERO_ACCS;
+    TSR_UKR_PREFETCH_C(TSR_ROW_LISTED);
+    for (int64_t tap = 0; tap < ntaps; ++tap) {
+        const void *const *r = rows_ + tap * MR;
+        const float *r0 = r[0], *r1 = r[rows > 1 ? 1 : 0];
+        const float *r2 = r[rows > 2 ? 2 : 0], *r3 = r[rows > 3 ? 3 : 0];
+        const float *r4 = r[rows > 4 ? 4 : 0], *r5 = r[rows > 5 ? 5 : 0];
+        const float *b = b_ + taps[tap] * k_tap * NR;
+        for (int64_t p = 0; p < k_tap; ++p, b += NR)
+            TSR_UKR_STEP(TSR_AT_TAP, b, rows);
+    }
+    TSR_UKR_STORE(TSR_ROW_LISTED);
 }
 
 /* ukr_body for both layouts of A with the literal row count ROWS. */
@@ -159,4 +204,31 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
         TSR_UKR_LAYOUTS(MR);
         break;
     }
+}
+
+void tsr_gemm_f32_ukr_6x32_taps_avx512(int64_t ntaps, const int32_t *taps,
+                                       const void *const *rows, int64_t k_tap,
+                                       const float *b, float alpha, float beta,
+                                       float *const *c_rows, int64_t m,
+                                       int64_t n, const float *bias_row,
+                                       const float *bias_col) {
+#define TSR_TAPS(ROWS)                                                         \
+    taps_body(ROWS, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows, m, n,    \
+              bias_row, bias_col)
+    switch (m) {
+    case 1:
+        TSR_TAPS(1);
+        break;
+    case 2:
+        TSR_TAPS(2);
+        break;
+    case 3:
+    case 4:
+        TSR_TAPS(4);
+        break;
+    default:
+        TSR_TAPS(MR);
+        break;
+    }
+#undef TSR_TAPS
 }

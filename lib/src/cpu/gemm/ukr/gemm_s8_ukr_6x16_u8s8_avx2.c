@@ -234,7 +234,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
 #define TSR_TAPS_BODY(rows)                                                    \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
-        const uint8_t *const *r = rows_ + tap * MR;                            \
+        const void *const *r = rows_ + tap * MR;                            \
         const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;   \
         for (int64_t k = 0; k < kgroups * 4; k += 4)                           \
             TSR_IN_PLACE_STEP(rows, TSR_TAP_ROW);                              \
@@ -242,7 +242,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
     TSR_IN_PLACE_STORE(0)
 
 void tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2(int64_t ntaps, const int32_t *taps,
-                                         const uint8_t *const *rows_,
+                                         const void *const *rows_,
                                          int64_t kgroups, const void *b_,
                                          const int32_t *init, int32_t *c,
                                          int64_t ldc, int64_t m, int64_t n,

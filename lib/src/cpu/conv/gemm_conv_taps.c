@@ -1,0 +1,85 @@
+/* The source rows a GEMM convolution reads by taps (no im2col), shared by
+ * "gemm:f32" and "gemm:s8". */
+#include "cpu/conv/gemm_conv_f32.h"
+
+int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
+                           int32_t *taps, const void **rows) {
+    enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
+    const gemm_conv_tap_rows_t *t = ctx;
+    const gemm_conv_conf_t *cf = t->cf;
+    const conv_sizes_t *sh = &cf->sh;
+    /* Source strides in bytes. */
+    const size_t es = t->elem_size;
+    const tsr_dim_t sn = cf->src_s[CONV_N] * (tsr_dim_t)es,
+                    sd = cf->src_s[CONV_D] * (tsr_dim_t)es,
+                    shh = cf->src_s[CONV_H] * (tsr_dim_t)es,
+                    sw = cf->src_s[CONV_W] * (tsr_dim_t)es;
+    /* Each point's source origin (tap 0), its image's source and, while
+     * every tap of every point so far lies inside, its address. */
+    tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
+    const char *img[MAX_MR], *at0[MAX_MR];
+    int interior = m == mr;
+    /* In natural order the points follow one another: one division per
+     * tile, not per point (with N = 64, 4% of a layer). */
+    gemm_conv_point_t p = gemm_conv_point_of(cf, t->sp0 + m0);
+    for (int64_t i = 0; i < m; i++) {
+        if (t->order)
+            p = gemm_conv_point_of(
+                    cf, gemm_conv_ordered_point(cf, t->order, t->sp0 + m0 + i));
+        else if (i > 0)
+            gemm_conv_next_point(cf, &p);
+        gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
+        img[i] = t->src_g + (t->n + p.img) * sn;
+        interior = interior &&
+                   gemm_conv_src_inside(cf, id0[i], ih0[i], iw0[i]) &&
+                   gemm_conv_src_inside(cf, id0[i] + (sh->KD - 1) * cf->DD,
+                                        ih0[i] + (sh->KH - 1) * cf->DH,
+                                        iw0[i] + (sh->KW - 1) * cf->DW);
+        /* Only formed for interior points: the others may lie outside. */
+        at0[i] = interior ? img[i] + id0[i] * sd + ih0[i] * shh + iw0[i] * sw
+                          : NULL;
+    }
+    int64_t listed = 0;
+    int32_t tap = 0;
+    for (tsr_dim_t kd = 0; kd < sh->KD; kd++)
+        for (tsr_dim_t kh = 0; kh < sh->KH; kh++)
+            for (tsr_dim_t kw = 0; kw < sh->KW; kw++, tap++) {
+                const void **row = rows + listed * mr;
+                if (interior) {
+                    /* Every tap of every point inside the source. */
+                    const tsr_dim_t off = kd * cf->DD * sd + kh * cf->DH * shh +
+                                          kw * cf->DW * sw;
+                    for (int i = 0; i < mr; i++)
+                        row[i] = at0[i] + off;
+                    taps[listed++] = tap;
+                    continue;
+                }
+                int any = !t->pad_is_zero;
+                for (int i = 0; i < mr; i++) {
+                    row[i] = t->pad;
+                    if (i >= m)
+                        continue;
+                    const tsr_dim_t id = id0[i] + kd * cf->DD,
+                                    ih = ih0[i] + kh * cf->DH,
+                                    iw = iw0[i] + kw * cf->DW;
+                    if (!gemm_conv_src_inside(cf, id, ih, iw))
+                        continue;
+                    row[i] = img[i] + id * sd + ih * shh + iw * sw;
+                    any = 1;
+                }
+                if (any)
+                    taps[listed++] = tap;
+            }
+    return listed;
+}
+
+void gemm_conv_ordered_dst_rows(const gemm_conv_conf_t *cf,
+                                const int32_t *order, tsr_dim_t n, tsr_dim_t g,
+                                tsr_dim_t sp0, tsr_dim_t len,
+                                int64_t *row_off) {
+    for (tsr_dim_t i = 0; i < len; i++) {
+        const tsr_dim_t p = gemm_conv_ordered_point(cf, order, sp0 + i);
+        row_off[i] = gemm_conv_dst_offset(cf, n + p / cf->SP, g * cf->sh.OCg,
+                                          p % cf->SP);
+    }
+}

@@ -1,0 +1,46 @@
+/* A by taps for the GEMM tests (gemm_taps.h): row m of an A matrix reads,
+ * for tap t, the k_tap values at column t * k_tap, except where
+ * (m + 2t) % 5 == 0: there it is "padding" and reads zeros (the test's A
+ * holds zeros there too, for its reference). */
+#ifndef TSR_TESTS_GEMM_TAPS_UTIL_H
+#define TSR_TESTS_GEMM_TAPS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu/gemm/gemm_taps.h"
+
+typedef struct {
+    const char *A;     /* row m at A + m * row_bytes */
+    int64_t row_bytes; /* lda in bytes */
+    int64_t tap_bytes; /* k_tap in bytes */
+    int64_t ntaps;
+    const void *zeros; /* k_tap zero values */
+} taps_ctx_t;
+
+static inline int tap_in_padding(int64_t m, int64_t t) {
+    return (m + 2 * t) % 5 == 0;
+}
+
+/* tsr_gemm_tap_rows_fn over a taps_ctx_t. */
+static inline int64_t list_taps(const void *ctx_, int64_t m0, int64_t m, int mr,
+                                int32_t *taps, const void **rows) {
+    const taps_ctx_t *c = ctx_;
+    int64_t listed = 0;
+    for (int64_t t = 0; t < c->ntaps; ++t) {
+        const void **row = rows + listed * mr;
+        int any = 0;
+        for (int i = 0; i < mr; ++i) {
+            row[i] = c->zeros;
+            if (i < m && !tap_in_padding(m0 + i, t)) {
+                row[i] = c->A + (m0 + i) * c->row_bytes + t * c->tap_bytes;
+                any = 1;
+            }
+        }
+        if (any)
+            taps[listed++] = (int32_t)t;
+    }
+    return listed;
+}
+
+#endif
