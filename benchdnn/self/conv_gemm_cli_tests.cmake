@@ -1,6 +1,7 @@
 # The f32 GEMM convolution's batch (inputs/conv/test_conv_gemm_f32): every
-# problem runs on "gemm:f32" and passes, with the CPU's best GEMM kernel and
-# with the portable one (TSR_MAX_CPU_ISA=generic).
+# problem runs on "gemm:f32" and passes, with the CPU's best GEMM kernel,
+# capped at AVX2 (whose kernel reads sources by taps too) and with the
+# portable one (TSR_MAX_CPU_ISA=generic).
 if(NOT COMMAND benchdnn_cli_test)
   message(FATAL_ERROR "conv_gemm_cli_tests.cmake needs benchdnn_cli_test()")
 endif()
@@ -13,5 +14,10 @@ benchdnn_cli_test(conv_gemm_f32_batch_generic 0 "${conv_gemm_summary}"
   --conv --batch=inputs/conv/test_conv_gemm_f32)
 set_tests_properties(benchdnn_cli_conv_gemm_f32_batch_generic
   PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=generic)
+benchdnn_cli_test(conv_gemm_f32_batch_isa_avx2 0 "${conv_gemm_summary}"
+  --conv --batch=inputs/conv/test_conv_gemm_f32)
+set_tests_properties(benchdnn_cli_conv_gemm_f32_batch_isa_avx2
+  PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=avx2)
 set_tests_properties(benchdnn_cli_conv_gemm_f32_batch
-  benchdnn_cli_conv_gemm_f32_batch_generic PROPERTIES TIMEOUT 600)
+  benchdnn_cli_conv_gemm_f32_batch_generic
+  benchdnn_cli_conv_gemm_f32_batch_isa_avx2 PROPERTIES TIMEOUT 600)

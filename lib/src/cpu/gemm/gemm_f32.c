@@ -41,7 +41,7 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x32_taps_avx512},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
          tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, NULL},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
          tsr_gemm_f32_pack, NULL, NULL},

@@ -93,6 +93,12 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
 
+void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,
+                                     const void *const *rows, int64_t k_tap,
+                                     const float *b, float alpha, float beta,
+                                     float *const *c_rows, int64_t m, int64_t n,
+                                     const float *bias_row,
+                                     const float *bias_col);
 void tsr_gemm_f32_ukr_6x32_taps_avx512(int64_t ntaps, const int32_t *taps,
                                        const void *const *rows, int64_t k_tap,
                                        const float *b, float alpha, float beta,

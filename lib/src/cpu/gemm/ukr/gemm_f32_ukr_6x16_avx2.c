@@ -9,31 +9,48 @@
 #define MR 6
 #define NR 16
 
-/* Row i of the tile += a[i * rs] * (b0, b1). */
-#define TSR_UKR_ROW(i, acc0, acc1, a, rs)                                      \
+/* Row i of the tile += *AT(i) * (b0, b1); AT(i) points at row i's A
+ * value of the step. */
+#define TSR_UKR_ROW(i, acc0, acc1, AT)                                         \
     do {                                                                       \
-        const __m256 av = _mm256_broadcast_ss((a) + (i) * (rs));               \
+        const __m256 av = _mm256_broadcast_ss(AT(i));                          \
         acc0 = _mm256_fmadd_ps(av, b0, acc0);                                  \
         acc1 = _mm256_fmadd_ps(av, b1, acc1);                                  \
     } while (0)
 
 /* One K step over the first `rows` rows (a constant where inlined). */
-#define TSR_UKR_STEP(a, rs, b, rows)                                           \
+#define TSR_UKR_STEP(AT, b, rows)                                              \
     do {                                                                       \
         const __m256 b0 = _mm256_loadu_ps(b);                                  \
         const __m256 b1 = _mm256_loadu_ps((b) + 8);                            \
-        TSR_UKR_ROW(0, c00, c01, a, rs);                                       \
+        TSR_UKR_ROW(0, c00, c01, AT);                                          \
         if ((rows) > 1)                                                        \
-            TSR_UKR_ROW(1, c10, c11, a, rs);                                   \
+            TSR_UKR_ROW(1, c10, c11, AT);                                      \
         if ((rows) > 2)                                                        \
-            TSR_UKR_ROW(2, c20, c21, a, rs);                                   \
+            TSR_UKR_ROW(2, c20, c21, AT);                                      \
         if ((rows) > 3)                                                        \
-            TSR_UKR_ROW(3, c30, c31, a, rs);                                   \
+            TSR_UKR_ROW(3, c30, c31, AT);                                      \
         if ((rows) > 4)                                                        \
-            TSR_UKR_ROW(4, c40, c41, a, rs);                                   \
+            TSR_UKR_ROW(4, c40, c41, AT);                                      \
         if ((rows) > 5)                                                        \
-            TSR_UKR_ROW(5, c50, c51, a, rs);                                   \
+            TSR_UKR_ROW(5, c50, c51, AT);                                      \
     } while (0)
+
+#define TSR_UKR_ZERO_ACCS                                                      \
+    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();               \
+    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();               \
+    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();               \
+    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();               \
+    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();               \
+    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps()
+
+/* C is touched only after the K loop: fetch its lines meanwhile (row i
+ * at ROW(i)). */
+#define TSR_UKR_PREFETCH_C(ROW)                                                \
+    for (int64_t i = 0; i < m; ++i) {                                          \
+        _mm_prefetch((const char *)(ROW(i)), _MM_HINT_T0);                     \
+        _mm_prefetch((const char *)(ROW(i) + NR - 1), _MM_HINT_T0);            \
+    }
 
 /* What every row update of one tile shares. */
 typedef struct {
@@ -76,64 +93,9 @@ static inline void update_row(const tile_store_t *t, float *c, int i,
     }
 }
 
-/* A value (i, p) at a[i * a_rs + p * a_cs]; the first `rows` rows are
- * computed (rows >= m). Inlined with constant strides and rows, so the
- * packed layout keeps constant offsets and a short tail tile spends no
- * FMAs on the rows it lacks. */
-static inline __attribute__((always_inline)) void
-ukr_body(int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
-         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
-         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
-         const float *bias_col) {
-    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
-    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
-    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
-    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
-    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
-    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-
-    /* C is touched only after the K loop: fetch its lines meanwhile. */
-    for (int64_t i = 0; i < m; ++i) {
-        _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + i * ldc + NR - 1), _MM_HINT_T0);
-    }
-
-    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
-     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
-     * FMAs per K step. */
-    for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(a, a_rs, b, rows);
-        a += a_cs;
-        b += b_stride;
-    }
-
-    if (m == MR && n == NR && alpha == 1.f && beta == 0.f && !bias_row) {
-        /* The common store (a convolution's or a matmul's first and only K
-         * block): no masks, no C reads, at most a column bias. Same
-         * arithmetic as update_row: 1 * acc [+ bias] is acc [+ bias]. */
-        if (bias_col) {
-            const __m256 b0 = _mm256_loadu_ps(bias_col);
-            const __m256 b1 = _mm256_loadu_ps(bias_col + 8);
-            c00 = _mm256_add_ps(c00, b0), c01 = _mm256_add_ps(c01, b1);
-            c10 = _mm256_add_ps(c10, b0), c11 = _mm256_add_ps(c11, b1);
-            c20 = _mm256_add_ps(c20, b0), c21 = _mm256_add_ps(c21, b1);
-            c30 = _mm256_add_ps(c30, b0), c31 = _mm256_add_ps(c31, b1);
-            c40 = _mm256_add_ps(c40, b0), c41 = _mm256_add_ps(c41, b1);
-            c50 = _mm256_add_ps(c50, b0), c51 = _mm256_add_ps(c51, b1);
-        }
-        _mm256_storeu_ps(c, c00), _mm256_storeu_ps(c + 8, c01);
-        _mm256_storeu_ps(c + ldc, c10), _mm256_storeu_ps(c + ldc + 8, c11);
-        _mm256_storeu_ps(c + 2 * ldc, c20);
-        _mm256_storeu_ps(c + 2 * ldc + 8, c21);
-        _mm256_storeu_ps(c + 3 * ldc, c30);
-        _mm256_storeu_ps(c + 3 * ldc + 8, c31);
-        _mm256_storeu_ps(c + 4 * ldc, c40);
-        _mm256_storeu_ps(c + 4 * ldc + 8, c41);
-        _mm256_storeu_ps(c + 5 * ldc, c50);
-        _mm256_storeu_ps(c + 5 * ldc + 8, c51);
-        return;
-    }
-
+static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
+                                           const float *bias_row,
+                                           const float *bias_col) {
     tile_store_t t;
     t.alpha = _mm256_set1_ps(alpha);
     t.beta = _mm256_set1_ps(beta);
@@ -148,18 +110,97 @@ ukr_body(int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
         t.bias_col0 = _mm256_maskload_ps(bias_col, t.mask0);
         t.bias_col1 = _mm256_maskload_ps(bias_col + 8, t.mask1);
     }
-    /* Rows past m are skipped; m >= 1 always. */
-    update_row(&t, c, 0, c00, c01);
-    if (m > 1)
-        update_row(&t, c + ldc, 1, c10, c11);
-    if (m > 2)
-        update_row(&t, c + 2 * ldc, 2, c20, c21);
-    if (m > 3)
-        update_row(&t, c + 3 * ldc, 3, c30, c31);
-    if (m > 4)
-        update_row(&t, c + 4 * ldc, 4, c40, c41);
-    if (m > 5)
-        update_row(&t, c + 5 * ldc, 5, c50, c51);
+    return t;
+}
+
+/* The m rows of the tile (row i at ROW(i); m >= 1) from the
+ * accumulators. The common store (a convolution's or a matmul's first
+ * and only K block) needs no masks and no C reads, at most a column bias:
+ * the same arithmetic as update_row, as 1 * acc [+ bias] is acc
+ * [+ bias]. */
+#define TSR_UKR_STORE(ROW)                                                     \
+    do {                                                                       \
+        if (m == MR && n == NR && alpha == 1.f && beta == 0.f && !bias_row) {  \
+            if (bias_col) {                                                    \
+                const __m256 b0 = _mm256_loadu_ps(bias_col);                   \
+                const __m256 b1 = _mm256_loadu_ps(bias_col + 8);               \
+                c00 = _mm256_add_ps(c00, b0), c01 = _mm256_add_ps(c01, b1);    \
+                c10 = _mm256_add_ps(c10, b0), c11 = _mm256_add_ps(c11, b1);    \
+                c20 = _mm256_add_ps(c20, b0), c21 = _mm256_add_ps(c21, b1);    \
+                c30 = _mm256_add_ps(c30, b0), c31 = _mm256_add_ps(c31, b1);    \
+                c40 = _mm256_add_ps(c40, b0), c41 = _mm256_add_ps(c41, b1);    \
+                c50 = _mm256_add_ps(c50, b0), c51 = _mm256_add_ps(c51, b1);    \
+            }                                                                  \
+            _mm256_storeu_ps(ROW(0), c00), _mm256_storeu_ps(ROW(0) + 8, c01);  \
+            _mm256_storeu_ps(ROW(1), c10), _mm256_storeu_ps(ROW(1) + 8, c11);  \
+            _mm256_storeu_ps(ROW(2), c20), _mm256_storeu_ps(ROW(2) + 8, c21);  \
+            _mm256_storeu_ps(ROW(3), c30), _mm256_storeu_ps(ROW(3) + 8, c31);  \
+            _mm256_storeu_ps(ROW(4), c40), _mm256_storeu_ps(ROW(4) + 8, c41);  \
+            _mm256_storeu_ps(ROW(5), c50), _mm256_storeu_ps(ROW(5) + 8, c51);  \
+            break;                                                             \
+        }                                                                      \
+        const tile_store_t t =                                                 \
+                tile_store_init(alpha, beta, n, bias_row, bias_col);           \
+        update_row(&t, ROW(0), 0, c00, c01);                                   \
+        if (m > 1)                                                             \
+            update_row(&t, ROW(1), 1, c10, c11);                               \
+        if (m > 2)                                                             \
+            update_row(&t, ROW(2), 2, c20, c21);                               \
+        if (m > 3)                                                             \
+            update_row(&t, ROW(3), 3, c30, c31);                               \
+        if (m > 4)                                                             \
+            update_row(&t, ROW(4), 4, c40, c41);                               \
+        if (m > 5)                                                             \
+            update_row(&t, ROW(5), 5, c50, c51);                               \
+    } while (0)
+
+#define TSR_ROW_STRIDED(i) (c + (i)*ldc)
+#define TSR_AT_STRIDED(i) (a + (i)*a_rs)
+
+/* A value (i, p) at a[i * a_rs + p * a_cs]; the first `rows` rows are
+ * computed (rows >= m). Inlined with constant strides and rows, so the
+ * packed layout keeps constant offsets and a short tail tile spends no
+ * FMAs on the rows it lacks. */
+static inline __attribute__((always_inline)) void
+ukr_body(int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
+         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
+         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+         const float *bias_col) {
+    TSR_UKR_ZERO_ACCS;
+    TSR_UKR_PREFETCH_C(TSR_ROW_STRIDED);
+    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
+     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
+     * FMAs per K step. */
+    for (int64_t p = 0; p < k; ++p) {
+        TSR_UKR_STEP(TSR_AT_STRIDED, b, rows);
+        a += a_cs;
+        b += b_stride;
+    }
+    TSR_UKR_STORE(TSR_ROW_STRIDED);
+}
+
+#define TSR_ROW_LISTED(i) (c_rows[i])
+#define TSR_AT_TAP(i) (r##i + p)
+
+/* The taps of a direct convolution: per listed tap, row i at r[i]; rows
+ * past `rows` (a literal >= m) are not computed. */
+static inline __attribute__((always_inline)) void
+taps_body(const int rows, int64_t ntaps, const int32_t *taps,
+          const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
+          float beta, float *const *c_rows, int64_t m, int64_t n,
+          const float *bias_row, const float *bias_col) {
+    TSR_UKR_ZERO_ACCS;
+    TSR_UKR_PREFETCH_C(TSR_ROW_LISTED);
+    for (int64_t tap = 0; tap < ntaps; ++tap) {
+        const void *const *r = rows_ + tap * MR;
+        const float *r0 = r[0], *r1 = r[rows > 1 ? 1 : 0];
+        const float *r2 = r[rows > 2 ? 2 : 0], *r3 = r[rows > 3 ? 3 : 0];
+        const float *r4 = r[rows > 4 ? 4 : 0], *r5 = r[rows > 5 ? 5 : 0];
+        const float *b = b_ + taps[tap] * k_tap * NR;
+        for (int64_t p = 0; p < k_tap; ++p, b += NR)
+            TSR_UKR_STEP(TSR_AT_TAP, b, rows);
+    }
+    TSR_UKR_STORE(TSR_ROW_LISTED);
 }
 
 /* Packed tail tiles of m < 6 rows (the rows past m are zero padding), out
@@ -193,4 +234,24 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
     else
         ukr_packed_tail(k, alpha, a, b, b_stride, beta, c, ldc, m, n, bias_row,
                         bias_col);
+}
+
+void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,
+                                     const void *const *rows, int64_t k_tap,
+                                     const float *b, float alpha, float beta,
+                                     float *const *c_rows, int64_t m, int64_t n,
+                                     const float *bias_row,
+                                     const float *bias_col) {
+#define TSR_TAPS(ROWS)                                                         \
+    taps_body(ROWS, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows, m, n,    \
+              bias_row, bias_col)
+    if (m > 5)
+        TSR_TAPS(MR);
+    else if (m > 3)
+        TSR_TAPS(5);
+    else if (m > 1)
+        TSR_TAPS(3);
+    else
+        TSR_TAPS(1);
+#undef TSR_TAPS
 }
