@@ -44,14 +44,6 @@
     __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();               \
     __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps()
 
-/* C is touched only after the K loop: fetch its lines meanwhile (row i
- * at ROW(i)). */
-#define TSR_UKR_PREFETCH_C(ROW)                                                \
-    for (int64_t i = 0; i < m; ++i) {                                          \
-        _mm_prefetch((const char *)(ROW(i)), _MM_HINT_T0);                     \
-        _mm_prefetch((const char *)(ROW(i) + NR - 1), _MM_HINT_T0);            \
-    }
-
 /* What every row update of one tile shares. */
 typedef struct {
     __m256 alpha, beta;
@@ -154,54 +146,7 @@ static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
             update_row(&t, ROW(5), 5, c50, c51);                               \
     } while (0)
 
-#define TSR_ROW_STRIDED(i) (c + (i)*ldc)
-#define TSR_AT_STRIDED(i) (a + (i)*a_rs)
-
-/* A value (i, p) at a[i * a_rs + p * a_cs]; the first `rows` rows are
- * computed (rows >= m). Inlined with constant strides and rows, so the
- * packed layout keeps constant offsets and a short tail tile spends no
- * FMAs on the rows it lacks. */
-static inline __attribute__((always_inline)) void
-ukr_body(int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
-         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
-         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
-         const float *bias_col) {
-    TSR_UKR_ZERO_ACCS;
-    TSR_UKR_PREFETCH_C(TSR_ROW_STRIDED);
-    /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
-     * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
-     * FMAs per K step. */
-    for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(TSR_AT_STRIDED, b, rows);
-        a += a_cs;
-        b += b_stride;
-    }
-    TSR_UKR_STORE(TSR_ROW_STRIDED);
-}
-
-#define TSR_ROW_LISTED(i) (c_rows[i])
-#define TSR_AT_TAP(i) (r##i + p)
-
-/* The taps of a direct convolution: per listed tap, row i at r[i]; rows
- * past `rows` (a literal >= m) are not computed. */
-static inline __attribute__((always_inline)) void
-taps_body(const int rows, int64_t ntaps, const int32_t *taps,
-          const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
-          float beta, float *const *c_rows, int64_t m, int64_t n,
-          const float *bias_row, const float *bias_col) {
-    TSR_UKR_ZERO_ACCS;
-    TSR_UKR_PREFETCH_C(TSR_ROW_LISTED);
-    for (int64_t tap = 0; tap < ntaps; ++tap) {
-        const void *const *r = rows_ + tap * MR;
-        const float *r0 = r[0], *r1 = r[rows > 1 ? 1 : 0];
-        const float *r2 = r[rows > 2 ? 2 : 0], *r3 = r[rows > 3 ? 3 : 0];
-        const float *r4 = r[rows > 4 ? 4 : 0], *r5 = r[rows > 5 ? 5 : 0];
-        const float *b = b_ + taps[tap] * k_tap * NR;
-        for (int64_t p = 0; p < k_tap; ++p, b += NR)
-            TSR_UKR_STEP(TSR_AT_TAP, b, rows);
-    }
-    TSR_UKR_STORE(TSR_ROW_LISTED);
-}
+#include "cpu/gemm/ukr/gemm_f32_ukr_body.h"
 
 /* Packed tail tiles of m < 6 rows (the rows past m are zero padding), out
  * of line so that the full tile's loop keeps its registers. */

@@ -234,7 +234,7 @@ void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
 #define TSR_TAPS_BODY(rows)                                                    \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
-        const void *const *r = rows_ + tap * MR;                            \
+        const void *const *r = rows_ + tap * MR;                               \
         const int8_t *b = (const int8_t *)b_ + taps[tap] * kgroups * NR * 4;   \
         for (int64_t k = 0; k < kgroups * 4; k += 4)                           \
             TSR_IN_PLACE_STEP(rows, TSR_TAP_ROW);                              \

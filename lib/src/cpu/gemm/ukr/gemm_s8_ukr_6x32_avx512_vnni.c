@@ -217,7 +217,7 @@ void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
     const int flip = 0;                                                        \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
-        const void *const *r = rows_ + tap * MR;                            \
+        const void *const *r = rows_ + tap * MR;                               \
         const uint8_t *r0 = r[0], *r1 = r[(rows) > 1 ? 1 : 0];                 \
         const uint8_t *r2 = r[(rows) > 2 ? 2 : 0],                             \
                       *r3 = r[(rows) > 3 ? 3 : 0];                             \
