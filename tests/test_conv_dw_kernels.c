@@ -3,9 +3,9 @@
  * order, same FMAs, same bias add), and writes nothing else, over channel
  * counts around its 16-channel vectors and 64-channel groups (masked
  * tails), 3-tap rows at stride 1 and 2 and general taps, borders, row
- * segments not starting at 0, 1 to 3 input rows, with and without bias
- * and staging, channels-last and blocked data (which it hands to the AVX2
- * kernel). That the AVX2 kernel is right is the benchdnn batch's part
+ * segments not starting at 0, 1 to 3 input rows, with and without bias,
+ * channels-last and blocked data (which it hands to the AVX2 kernel).
+ * That the AVX2 kernel is right is the benchdnn batch's part
  * (inputs/conv/test_conv_dw_ci). Needs a CPU with AVX-512 (else, or with
  * the ISA capped below it, nothing is compared). */
 #include <stdio.h>
@@ -35,43 +35,20 @@ static void fill(float *p, size_t n) {
         p[i] = next_value();
 }
 
-/* A staging ring for `a` (keys empty), its memory at *mem. */
-static dw_stage_t make_stage(const dw_row_args_t *a, float **mem) {
-    dw_stage_t st;
-    st.nslots = a->nrows;
-    st.group_floats = a->IW * DW_STAGE_C + 16;
-    st.slot_floats = (a->nc + DW_STAGE_C - 1) / DW_STAGE_C * st.group_floats;
-    *mem = malloc((size_t)(st.nslots * st.slot_floats) * sizeof(float) +
-                  (size_t)st.nslots * sizeof(float *));
-    st.buf = *mem;
-    st.key = (const float **)(st.buf + st.nslots * st.slot_floats);
-    for (int k = 0; k < st.nslots; k++)
-        st.key[k] = NULL;
-    return st;
-}
-
 /* Runs `row` on `a` into a dst of dst_floats set to SENTINEL first. */
-static float *run(dw_row_fn row, dw_row_args_t a, size_t dst_floats,
-                  int staged) {
+static float *run(dw_row_fn row, dw_row_args_t a, size_t dst_floats) {
     float *dst = malloc(dst_floats * sizeof(float));
     for (size_t i = 0; i < dst_floats; i++)
         dst[i] = SENTINEL;
-    float *stage_mem = NULL;
-    dw_stage_t st;
-    if (staged) {
-        st = make_stage(&a, &stage_mem);
-        a.stage = &st;
-    }
     a.dst = dst;
     row(&a);
-    free(stage_mem);
     return dst;
 }
 
 /* Both kernels on one problem: nc channels, input rows of IW points,
  * output points ow0 .. OW of the row; returns 1 when they agree. */
 static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
-                 tsr_dim_t ow0, int with_bias, int staged, int blocked) {
+                 tsr_dim_t ow0, int with_bias, int blocked) {
     const tsr_dim_t OW =
             (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
     if (OW <= ow0)
@@ -114,15 +91,15 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
     const size_t dst_floats =
             (size_t)(blocked ? nvec * a.now * DW_VLEN : a.now * a.dst_sw);
 
-    float *want = run(dw_conv_row_avx2, a, dst_floats, staged);
-    float *got = run(dw_conv_row_avx512, a, dst_floats, staged);
+    float *want = run(dw_conv_row_avx2, a, dst_floats);
+    float *got = run(dw_conv_row_avx512, a, dst_floats);
     const int same = memcmp(want, got, dst_floats * sizeof(float)) == 0;
     if (!same)
         fprintf(stderr,
                 "differ: nc %ld KW %ld SW %ld DW %ld pad %ld IW %ld rows %d "
-                "ow0 %ld bias %d staged %d blocked %d\n",
+                "ow0 %ld bias %d blocked %d\n",
                 (long)nc, (long)t->KW, (long)t->SW, (long)t->DW, (long)t->pad,
-                (long)IW, nrows, (long)ow0, with_bias, staged, blocked);
+                (long)IW, nrows, (long)ow0, with_bias, blocked);
     free(want);
     free(got);
     free(src);
@@ -150,17 +127,15 @@ int main(void) {
     for (size_t ci = 0; ci < sizeof(channels) / sizeof(channels[0]); ci++)
         for (size_t ti = 0; ti < sizeof(taps) / sizeof(taps[0]); ti++)
             for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
-                for (int variant = 0; variant < 16; variant++) {
+                for (int variant = 0; variant < 8; variant++) {
                     const int nrows = variant & 1 ? 3 : 1 + variant % 3;
                     const tsr_dim_t ow0 = variant & 2 ? 1 : 0;
                     const int with_bias = (variant >> 2) & 1;
-                    const int layout = variant >> 3; /* cl, cl staged */
-                    const int staged = layout == 1;
                     if (!agree(channels[ci], &taps[ti], widths[wi], nrows, ow0,
-                               with_bias, staged, 0))
+                               with_bias, 0))
                         failed++;
-                    if (variant == 0 && !agree(channels[ci], &taps[ti],
-                                               widths[wi], 3, 0, 1, 0, 1))
+                    if (variant == 0 &&
+                        !agree(channels[ci], &taps[ti], widths[wi], 3, 0, 1, 1))
                         failed++;
                     compared++;
                 }

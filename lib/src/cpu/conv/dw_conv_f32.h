@@ -33,21 +33,10 @@
  * missing spatial dims: 0). */
 enum { DW_N = 0, DW_C, DW_D, DW_H, DW_W, DW_NDIMS };
 
-/* Staging for the AVX2 and AVX-512 kernels (one format, so either may
- * fill a ring the other reads): channels-last input points far apart put
- * a channel group's columns in few L1 sets, so the input rows of a call
- * are first copied into a per-thread ring of slots, reused by the next
- * output rows of the thread. A slot holds the row's channels in
- * groups of DW_STAGE_C (group g at g * group_floats, points DW_STAGE_C
- * floats apart). `key` names the source row each slot holds (NULL:
- * empty); the caller empties the ring at the start of each execution. */
-#define DW_STAGE_C 64
-typedef struct {
-    float *buf; /* nslots x slot_floats */
-    const float **key;
-    int nslots;
-    tsr_dim_t slot_floats, group_floats;
-} dw_stage_t;
+/* Channels the vector kernels take per walk of a row segment's points, so
+ * a group's weights and input columns stay in L1 while its points advance;
+ * work chunks of more channels are whole groups. */
+#define DW_GROUP_C 64
 
 typedef struct {
     int nrows;
@@ -60,7 +49,6 @@ typedef struct {
     float *dst; /* (ow0, first channel) */
     tsr_dim_t dst_sw, dst_cv;
     const float *bias; /* added at the store when set (first channel) */
-    dw_stage_t *stage; /* or NULL (channels-last source) */
 } dw_row_args_t;
 
 typedef void (*dw_row_fn)(const dw_row_args_t *a);
@@ -77,11 +65,11 @@ typedef struct {
 } dw_tap_t;
 
 /* The inputs of a border block of ur points from ow: for tap t (row r,
- * kw) and point u, table[t * ur + u] is the input the tap reads (points
- * src_sw floats apart), or `zeros` for a tap in the padding. */
+ * kw) and point u, table[t * ur + u] is the input the tap reads, or
+ * `zeros` for a tap in the padding. */
 static inline void dw_fill_table(const dw_row_args_t *a, const dw_tap_t *taps,
-                                 tsr_dim_t src_sw, const float *zeros,
-                                 tsr_dim_t ow, int ur, const float **table) {
+                                 const float *zeros, tsr_dim_t ow, int ur,
+                                 const float **table) {
     for (int r = 0; r < a->nrows; r++)
         for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
             const tsr_dim_t t = r * a->KW + kw;
@@ -89,7 +77,7 @@ static inline void dw_fill_table(const dw_row_args_t *a, const dw_tap_t *taps,
                 const tsr_dim_t iw0 = (a->ow0 + ow + u) * a->SW - a->padL;
                 const tsr_dim_t iw = iw0 + kw * a->DW;
                 table[t * ur + u] = iw >= 0 && iw < a->IW
-                                            ? taps[t].src + iw0 * src_sw
+                                            ? taps[t].src + iw0 * a->src_sw
                                             : zeros;
             }
         }
@@ -107,57 +95,15 @@ static inline void dw_interior_points(const dw_row_args_t *a, tsr_dim_t *lo,
     *hi = h > a->now ? a->now : h;
 }
 
-/* A vector kernel's copy of one input row into a ring slot (see
- * dw_stage_t). */
-typedef void (*dw_stage_copy_fn)(const dw_row_args_t *a, const float *src,
-                                 float *out, tsr_dim_t group_floats);
-
-/* The input rows a call reads: with staging, each row's ring slot (rows
- * already staged keep theirs; the others take slots no row of the call
- * needs, named after their source row, and are copied in by `copy`),
- * else the source rows themselves. */
-static inline void dw_input_rows(const dw_row_args_t *a, dw_stage_copy_fn copy,
-                                 const float **rows) {
-    dw_stage_t *st = a->stage;
-    if (!st) {
-        for (int r = 0; r < a->nrows; r++)
-            rows[r] = a->src_row[r];
-        return;
-    }
-    int slot_of[DW_MAX_ROWS], used[DW_MAX_ROWS] = {0};
-    for (int r = 0; r < a->nrows; r++) {
-        slot_of[r] = -1;
-        for (int k = 0; k < st->nslots; k++)
-            if (st->key[k] == a->src_row[r]) {
-                slot_of[r] = k;
-                used[k] = 1;
-            }
-    }
-    for (int r = 0; r < a->nrows; r++) {
-        if (slot_of[r] < 0) {
-            int k = 0;
-            while (used[k])
-                k++;
-            used[k] = 1;
-            slot_of[r] = k;
-            st->key[k] = a->src_row[r];
-            copy(a, a->src_row[r], st->buf + k * st->slot_floats,
-                 st->group_floats);
-        }
-        rows[r] = st->buf + slot_of[r] * st->slot_floats;
-    }
-}
-
-/* The taps of a call's channel group: tap (r, kw) reads input row r at
- * kw * DW points of src_sw floats, plus the group's offset src_c there,
- * and the weights of tap (r, kw) from channel c. */
-static inline void dw_set_taps(const dw_row_args_t *a, const float *const *rows,
-                               tsr_dim_t src_sw, tsr_dim_t src_c, tsr_dim_t c,
-                               dw_tap_t *taps) {
+/* The taps of a call's channel group: tap (r, kw) reads input row r from
+ * point kw * DW, at the group's channel offset src_c, and the weights of
+ * tap (r, kw) from channel c. */
+static inline void dw_set_taps(const dw_row_args_t *a, tsr_dim_t src_c,
+                               tsr_dim_t c, dw_tap_t *taps) {
     for (int r = 0; r < a->nrows; r++)
         for (tsr_dim_t kw = 0; kw < a->KW; kw++) {
             dw_tap_t *t = &taps[r * a->KW + kw];
-            t->src = rows[r] + kw * a->DW * src_sw + src_c;
+            t->src = a->src_row[r] + kw * a->DW * a->src_sw + src_c;
             t->wei = a->wei_row[r] + kw * a->wei_sw + c;
         }
 }
@@ -177,10 +123,7 @@ typedef struct {
 
     tsr_dim_t chunk_c, tile_ow; /* work item channels, kernel call width */
     int nthr;
-    int staged;
-    dw_stage_t stage_shape; /* slots and their size when staged */
-    /* Scratchpad: repacked weights, then per thread an accumulator tile
-     * and the staging ring. */
+    /* Scratchpad: repacked weights, then per thread an accumulator tile. */
     size_t wei_floats, tile_floats;
     dw_row_fn row;
 

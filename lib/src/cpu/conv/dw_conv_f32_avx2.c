@@ -21,8 +21,7 @@
  * zeros for finite weights; blocked data computes border points one at a
  * time over their valid kw taps. Channels-last data (channel vectors 8
  * floats apart) gets its own instances with that stride fixed, which
- * frees registers. With a staging ring (dw_stage_t) the input rows are
- * read from their staged copies. */
+ * frees registers. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -30,7 +29,7 @@
 #include "cpu/conv/dw_conv_f32.h"
 
 #define UR 6
-#define GROUP_C DW_STAGE_C
+#define GROUP_C DW_GROUP_C
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 /* Loops over registers (points, vectors, taps of a column) must unroll
  * fully for the accumulators to stay in registers. */
@@ -227,7 +226,7 @@ static ALWAYS_INLINE void row(const row_t *rw, const dw_row_args_t *a,
         if (ow >= in_lo && ow + ur <= in_hi) {
             block_of(rw, nc, cl, ow, ur, INTERIOR);
         } else if (cl) {
-            dw_fill_table(a, rw->taps, rw->src_sw, zeros, ow, ur, rw->table);
+            dw_fill_table(a, rw->taps, zeros, ow, ur, rw->table);
             block_of(rw, nc, cl, ow, ur, TABLE);
         } else {
             const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
@@ -455,36 +454,6 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
     }
 }
 
-/* Copies input row `src` into a slot, group by group (sizes in locals:
- * vector stores may alias *a). */
-static void stage_row(const dw_row_args_t *a, const float *src, float *out,
-                      tsr_dim_t group_floats) {
-    const tsr_dim_t IW = a->IW, ssw = a->src_sw, C = a->nc;
-    for (tsr_dim_t c = 0; c < C; c += DW_STAGE_C) {
-        const float *in = src + c;
-        float *o = out + (c / DW_STAGE_C) * group_floats;
-        if (C - c >= DW_STAGE_C) {
-            for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += DW_STAGE_C)
-                UNROLL
-            for (int j = 0; j < DW_STAGE_C; j += DW_VLEN)
-                _mm256_storeu_ps(o + j, _mm256_loadu_ps(in + j));
-            continue;
-        }
-        const tsr_dim_t nc = C - c;
-        const tsr_dim_t nfull = nc / DW_VLEN, tail = nc % DW_VLEN;
-        const __m256i mask = tsr_lane_mask_avx2(tail);
-        for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += DW_STAGE_C) {
-            tsr_dim_t j = 0;
-            for (; j < nfull; j++)
-                _mm256_storeu_ps(o + j * DW_VLEN,
-                                 _mm256_loadu_ps(in + j * DW_VLEN));
-            if (tail)
-                _mm256_storeu_ps(o + j * DW_VLEN,
-                                 _mm256_maskload_ps(in + j * DW_VLEN, mask));
-        }
-    }
-}
-
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
@@ -496,23 +465,16 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
-    const float *rows[DW_MAX_ROWS];
-    dw_input_rows(a, stage_row, rows);
-    if (a->stage)
-        rw.src_sw = DW_STAGE_C;
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points: a block's columns are then one contiguous run per input row,
      * and the per-group setup runs once (MobileNet's 128- to 512-channel
      * stride-2 layers: +10% on one thread). */
-    const tsr_dim_t group = k3 && a->SW == 2 && !a->stage ? a->nc : GROUP_C;
+    const tsr_dim_t group = k3 && a->SW == 2 ? a->nc : GROUP_C;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         /* The group's first channel folded into every pointer, so the
          * vector offsets inside it are constants. */
-        const tsr_dim_t src_c = a->stage
-                                        ? (c / GROUP_C) * a->stage->group_floats
-                                        : (c / DW_VLEN) * a->src_cv;
-        dw_set_taps(a, rows, rw.src_sw, src_c, c, taps);
+        dw_set_taps(a, (c / DW_VLEN) * a->src_cv, c, taps);
         rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)

@@ -17,7 +17,7 @@
 #define VLEN 16
 #define UR 6
 #define NV_MAX 4 /* GROUP_C / VLEN */
-#define GROUP_C DW_STAGE_C
+#define GROUP_C DW_GROUP_C
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 /* Loops over registers (points, vectors, taps of a column) must unroll
  * fully for the accumulators to stay in registers. */
@@ -177,7 +177,7 @@ static void row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
         if (ow >= in_lo && ow + ur <= in_hi) {
             block_of(rw, nc, ow, ur, INTERIOR);
         } else {
-            dw_fill_table(a, rw->taps, rw->src_sw, zeros, ow, ur, rw->table);
+            dw_fill_table(a, rw->taps, zeros, ow, ur, rw->table);
             block_of(rw, nc, ow, ur, TABLE);
         }
         ow += ur;
@@ -367,32 +367,6 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc) {
     }
 }
 
-/* Copies input row `src` into a slot, group by group (sizes in locals:
- * vector stores may alias *a). A tail group's last vector is filled up
- * with zeros. */
-static void stage_row(const dw_row_args_t *a, const float *src, float *out,
-                      tsr_dim_t group_floats) {
-    const tsr_dim_t IW = a->IW, ssw = a->src_sw, C = a->nc;
-    for (tsr_dim_t c = 0; c < C; c += GROUP_C) {
-        const float *in = src + c;
-        float *o = out + (c / GROUP_C) * group_floats;
-        if (C - c >= GROUP_C) {
-            for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += GROUP_C)
-                UNROLL
-            for (int j = 0; j < GROUP_C; j += VLEN)
-                _mm512_storeu_ps(o + j, _mm512_loadu_ps(in + j));
-            continue;
-        }
-        const tsr_dim_t nc = C - c;
-        for (tsr_dim_t iw = 0; iw < IW; iw++, in += ssw, o += GROUP_C)
-            for (tsr_dim_t j = 0; j < nc; j += VLEN)
-                _mm512_storeu_ps(
-                        o + j, _mm512_maskz_loadu_ps(
-                                       lane_mask(nc - j < VLEN ? nc - j : VLEN),
-                                       in + j));
-    }
-}
-
 void dw_conv_row_avx512(const dw_row_args_t *a) {
     if (a->src_cv != DW_VLEN || a->dst_cv != DW_VLEN) {
         dw_conv_row_avx2(a);
@@ -406,20 +380,14 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     dw_interior_points(a, &in_lo, &in_hi);
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
-    const float *rows[DW_MAX_ROWS];
-    dw_input_rows(a, stage_row, rows);
-    if (a->stage)
-        rw.src_sw = DW_STAGE_C;
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points, as in the AVX2 kernel. */
-    const tsr_dim_t group = k3 && a->SW == 2 && !a->stage ? a->nc : GROUP_C;
+    const tsr_dim_t group = k3 && a->SW == 2 ? a->nc : GROUP_C;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         /* The group's first channel folded into every pointer, so the
          * vector offsets inside it are constants. */
-        const tsr_dim_t src_c =
-                a->stage ? (c / GROUP_C) * a->stage->group_floats : c;
-        dw_set_taps(a, rows, rw.src_sw, src_c, c, taps);
+        dw_set_taps(a, c, c, taps);
         rw.dst = a->dst + c;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)

@@ -6,9 +6,7 @@
  * Work items are (image, output depth and row, chunk of channels), split
  * statically over the threads; each item runs the row kernel over tiles of
  * the output row and applies the epilogue to each tile while it is in the
- * cache (a bias alone is added by the kernel at its store). The vector
- * kernels (AVX-512, else AVX2) may stage input rows (dw_conv_f32.h): each
- * thread then owns a ring of staged rows in the scratchpad. */
+ * cache (a bias alone is added by the kernel at its store). */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +23,6 @@
 #define MAX_TILE_OW 256
 /* Fewer work items per thread than this: smaller channel chunks. */
 #define ITEMS_PER_THREAD 4
-/* Staging from this input point stride (floats), up to this ring size.
- * On Zen 4 a 256-channel layer runs faster unstaged with either vector
- * kernel (conv4_1/dw, 2 threads: 103 -> 127 GFLOPS with AVX-512, 107 ->
- * 120 with AVX2) and a 512-channel one staged (conv5_1/dw: 105 against
- * 100). */
-#define STAGE_MIN_POINT_STRIDE 512
-#define STAGE_MAX_FLOATS ((size_t)1 << 18)
 
 /* The portable row kernel: the loops of the vector ones, a point and a
  * vector of channels at a time. */
@@ -157,58 +148,22 @@ static tsr_dim_t chunk_for(const dw_conv_conf_t *cf, tsr_dim_t chunk) {
     const tsr_dim_t rows = sh->MB * sh->OD * sh->OH;
     while (chunk > 16 && rows * tsr_div_up(cf->C, chunk) < target)
         chunk = tsr_rnd_up(chunk / 2, 16);
-    const tsr_dim_t unit = chunk > DW_STAGE_C ? DW_STAGE_C : 16;
+    const tsr_dim_t unit = chunk > DW_GROUP_C ? DW_GROUP_C : 16;
     chunk = tsr_rnd_up(tsr_div_up(cf->C, tsr_div_up(cf->C, chunk)), unit);
     return TSR_MIN(chunk, tsr_rnd_up(cf->C, DW_VLEN));
 }
 
-/* A staging ring for chunks of `chunk` channels: slots and their size. */
-static dw_stage_t stage_shape(const dw_conv_conf_t *cf, tsr_dim_t chunk) {
-    dw_stage_t st;
-    memset(&st, 0, sizeof(st));
-    st.nslots = (int)(cf->sh.KD * cf->sh.KH);
-    /* A line of padding keeps groups off each other's L1 sets. */
-    st.group_floats = cf->sh.IW * DW_STAGE_C + 16;
-    st.slot_floats = tsr_div_up(chunk, DW_STAGE_C) * st.group_floats;
-    return st;
-}
-
-static int stage_fits(const dw_stage_t *st) {
-    return (size_t)(st->nslots * st->slot_floats) <= STAGE_MAX_FLOATS;
-}
-
-/* Tile width, channel chunk, threads, staging and scratchpad. */
+/* Tile width, channel chunk, threads and scratchpad. */
 static void plan_work(dw_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
     cf->nthr = omp_get_max_threads();
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
-    /* Staging pays when input points are far apart (see dw_conv_f32.h). */
-    const int vector_row =
-            cf->row == dw_conv_row_avx512 || cf->row == dw_conv_row_avx2;
-    const int stage_ok = vector_row && cf->src_s[DW_C] == DW_VLEN &&
-                         cf->src_s[DW_W] >= STAGE_MIN_POINT_STRIDE &&
-                         sh->KSW == 1;
-    /* Staged and with no epilogue pass (no tile to keep in L1), chunks of
-     * every channel: the threads then split the rows, each reading and
-     * writing whole points of its own rows, instead of each taking a
-     * part of every point (MobileNet's 256- and 512-channel layers ran up
-     * to twice as fast so on two threads). */
-    const tsr_dim_t all = chunk_for(cf, tsr_rnd_up(cf->C, 16));
-    const dw_stage_t st_all = stage_shape(cf, all);
-    const int whole = stage_ok && (cf->ep_identity || cf->ep_in_kernel) &&
-                      stage_fits(&st_all);
     cf->chunk_c =
-            whole ? all
-                  : chunk_for(cf, TSR_MAX(16, (TILE_FLOATS / cf->tile_ow) / 16 *
-                                                      16));
+            chunk_for(cf, TSR_MAX(16, (TILE_FLOATS / cf->tile_ow) / 16 * 16));
     cf->tile_floats =
             tsr_epilogue_reads_dst(&cf->ep)
                     ? (size_t)(cf->tile_ow * tsr_rnd_up(cf->chunk_c, DW_VLEN))
                     : 0;
-    cf->stage_shape = stage_shape(cf, cf->chunk_c);
-    cf->staged = stage_ok && stage_fits(&cf->stage_shape);
-    if (!cf->staged)
-        memset(&cf->stage_shape, 0, sizeof(cf->stage_shape));
 }
 
 static tsr_status_t conf_init(dw_conv_conf_t *cf,
@@ -280,20 +235,6 @@ static size_t tile_bytes(const dw_conv_conf_t *cf) {
     return (size_t)tsr_rnd_up((int64_t)(cf->tile_floats * sizeof(float)), 64);
 }
 
-/* The staging ring of one thread: slots, then their keys. */
-static size_t stage_bytes(const dw_conv_conf_t *cf) {
-    const dw_stage_t *st = &cf->stage_shape;
-    const size_t slots = (size_t)st->nslots * (size_t)st->slot_floats;
-    return (size_t)tsr_rnd_up((int64_t)(slots * sizeof(float) +
-                                        (size_t)st->nslots * sizeof(float *)),
-                              64);
-}
-
-/* Per-thread part of the scratchpad. */
-static size_t thread_bytes(const dw_conv_conf_t *cf) {
-    return tile_bytes(cf) + stage_bytes(cf);
-}
-
 static tsr_status_t dw_conv_init(struct tsr_primitive_desc *pd) {
     dw_conv_conf_t *cf = malloc(sizeof(*cf));
     if (!cf)
@@ -304,7 +245,7 @@ static tsr_status_t dw_conv_init(struct tsr_primitive_desc *pd) {
         return st;
     }
     pd->impl_data = cf;
-    pd->scratchpad_size = wei_bytes(cf) + thread_bytes(cf) * (size_t)cf->nthr;
+    pd->scratchpad_size = wei_bytes(cf) + tile_bytes(cf) * (size_t)cf->nthr;
     return tsr_success;
 }
 
@@ -371,15 +312,10 @@ static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
     }
 }
 
-/* Per-thread buffers: accumulator tile (or NULL), staging ring. */
-typedef struct {
-    float *tile;
-    dw_stage_t stage;
-} thread_bufs_t;
-
-/* Output row (n, od, oh), channels c0 .. c0 + nc. */
-static void run_row(const exec_t *e, thread_bufs_t *tb, tsr_dim_t n,
-                    tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
+/* Output row (n, od, oh), channels c0 .. c0 + nc; `tile`: the thread's
+ * accumulator tile, or NULL. */
+static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
+                    tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
     const dw_conv_conf_t *cf = e->cf;
     const conv_sizes_t *sh = &cf->sh;
     dw_row_args_t a;
@@ -411,8 +347,6 @@ static void run_row(const exec_t *e, thread_bufs_t *tb, tsr_dim_t n,
     a.bias = cf->ep_in_kernel
                      ? (const float *)e->rt->bias + cf->ep.bias_md.offset0 + c0
                      : NULL;
-    a.stage = cf->staged ? &tb->stage : NULL;
-    float *tile = tb->tile;
     const tsr_dim_t dst_row = cf->dst_off0 + n * cf->dst_s[DW_N] +
                               chan_off(cf->dst_s, c0) + od * cf->dst_s[DW_D] +
                               oh * cf->dst_s[DW_H];
@@ -487,9 +421,8 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         e.wei_s[2] = sh->KW * cf->C;
         e.wei_s[1] = sh->KH * sh->KW * cf->C;
     }
-    /* Items over (n, chunk, od, oh): staged, oh fastest so a thread's
-     * consecutive rows share staged input rows; else (n, oh, od, chunk),
-     * chunk fastest so a row's pixels are used whole while cached. */
+    /* Items over (n, oh, od, chunk), chunk fastest so a row's pixels are
+     * used whole while cached. */
     const tsr_dim_t nchunks = tsr_div_up(cf->C, cf->chunk_c);
     const tsr_dim_t items = sh->MB * nchunks * sh->OD * sh->OH;
 #pragma omp parallel num_threads(cf->nthr)
@@ -497,36 +430,17 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         if (!cf->wei_direct)
             repack_weights(cf, user_wei, packed);
         char *mine = scratch + wei_bytes(cf) +
-                     thread_bytes(cf) * (size_t)omp_get_thread_num();
-        thread_bufs_t tb;
-        tb.tile = cf->tile_floats ? (float *)mine : NULL;
-        tb.stage = cf->stage_shape;
-        if (cf->staged) {
-            /* Slots are named by their source rows, which hold this
-             * execution's data only. */
-            tb.stage.buf = (float *)(mine + tile_bytes(cf));
-            tb.stage.key =
-                    (const float **)(tb.stage.buf +
-                                     tb.stage.nslots * tb.stage.slot_floats);
-            for (int k = 0; k < tb.stage.nslots; k++)
-                tb.stage.key[k] = NULL;
-        }
+                     tile_bytes(cf) * (size_t)omp_get_thread_num();
+        float *tile = cf->tile_floats ? (float *)mine : NULL;
         /* No barrier of its own: the end of the region is one. */
 #pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
-            tsr_dim_t oh, chunk;
-            if (cf->staged) {
-                oh = i % sh->OH;
-                chunk = (i / (sh->OH * sh->OD)) % nchunks;
-            } else {
-                chunk = i % nchunks;
-                oh = (i / (nchunks * sh->OD)) % sh->OH;
-            }
-            const tsr_dim_t od =
-                    cf->staged ? (i / sh->OH) % sh->OD : (i / nchunks) % sh->OD;
+            const tsr_dim_t chunk = i % nchunks;
+            const tsr_dim_t od = (i / nchunks) % sh->OD;
+            const tsr_dim_t oh = (i / (nchunks * sh->OD)) % sh->OH;
             const tsr_dim_t n = i / (sh->OH * sh->OD * nchunks);
             const tsr_dim_t c0 = chunk * cf->chunk_c;
-            run_row(&e, &tb, n, od, oh, c0, TSR_MIN(cf->chunk_c, cf->C - c0));
+            run_row(&e, tile, n, od, oh, c0, TSR_MIN(cf->chunk_c, cf->C - c0));
         }
     }
     return tsr_success;
