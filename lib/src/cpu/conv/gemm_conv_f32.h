@@ -64,6 +64,9 @@ typedef struct {
      * and what the engine's kernel takes (int8: u8, whole K quads per
      * tap). */
     int taps_ok;
+    /* By taps of whole kernel rows from a padded window of the source
+     * (gemm_conv_row_taps.c): layers with few input channels. */
+    int row_taps;
     /* The order of an image's points as GEMM rows by taps with zero
      * padding (gemm_conv_padding_order; NULL: the natural order). */
     int32_t *point_order;
@@ -268,6 +271,32 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
 void gemm_conv_ordered_dst_rows(const gemm_conv_conf_t *cf,
                                 const int32_t *order, tsr_dim_t n, tsr_dim_t g,
                                 tsr_dim_t sp0, tsr_dim_t len, int64_t *row_off);
+
+/* Kernel rows as taps (gemm_conv_row_taps.c). The rows of one item's
+ * GEMM: points from sp0 of one image, reading the window `win` whose
+ * first row is source row ih0. */
+typedef struct {
+    const gemm_conv_conf_t *cf;
+    const float *win;
+    tsr_dim_t ih0, sp0;
+} gemm_conv_row_taps_t;
+
+/* 1 when the f32 layer may go by kernel rows (plan_items done): a dense
+ * channels-last source with few channels, one group, 2D or 1D, no
+ * dilation along w, more than one column of taps. */
+int gemm_conv_row_taps_ok(const gemm_conv_conf_t *cf);
+/* Floats of the window of an item of up to chunk_sp points. */
+size_t gemm_conv_row_window_floats(const gemm_conv_conf_t *cf,
+                                   tsr_dim_t chunk_sp);
+/* Copies the source rows the len points from sp0 of image n read, zero
+ * padded, into win, and sets rt for gemm_conv_row_tap_rows. */
+void gemm_conv_row_window(const gemm_conv_conf_t *cf, const float *src,
+                          tsr_dim_t n, tsr_dim_t sp0, tsr_dim_t len, float *win,
+                          gemm_conv_row_taps_t *rt);
+/* tsr_gemm_tap_rows_fn over a gemm_conv_row_taps_t: tap kh is kernel row
+ * kh, KW * ICg values per point. */
+int64_t gemm_conv_row_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
+                               int32_t *taps, const void **rows);
 
 /* Layout helpers (gemm_conv_layout.c). */
 

@@ -28,7 +28,7 @@
 
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
-static void plan_work(gemm_conv_conf_t *cf) {
+static void plan_items(gemm_conv_conf_t *cf) {
     /* Items through col with the weights read in place are cut per thread
      * (GEMM_CONV_MIN_OWN_COL_SPLIT_SP); others keep whole items, shared by
      * the threads when there are few. */
@@ -37,8 +37,26 @@ static void plan_work(gemm_conv_conf_t *cf) {
                          own_col       ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
                          : cf->taps_ok ? GEMM_CONV_MIN_SPLIT_SP
                                        : 0);
-    /* By taps, col holds only the zero row the padding reads. */
-    cf->col_floats = cf->direct    ? 0
+}
+
+static void plan_work(gemm_conv_conf_t *cf) {
+    plan_items(cf);
+    /* Layers with few input channels go by kernel rows where they can
+     * (the items planned); else by kernel points, where the kernel takes
+     * that many. */
+    cf->row_taps =
+            cf->taps_ok && gemm_conv_row_taps_ok(cf) &&
+            tsr_gemm_f32_taps_supported(cf->sh.KH, cf->sh.KW * cf->sh.ICg);
+    if (cf->taps_ok && !cf->row_taps &&
+        !tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg)) {
+        cf->taps_ok = 0;
+        plan_items(cf);
+    }
+    /* By taps, col holds only the zero row the padding reads; by kernel
+     * rows, the item's window of the source. */
+    cf->col_floats = cf->direct ? 0
+                     : cf->row_taps
+                             ? gemm_conv_row_window_floats(cf, cf->chunk_sp)
                      : cf->taps_ok ? (size_t)tsr_rnd_up(cf->sh.ICg, 16)
                                    : (size_t)(cf->chunk_sp * cf->K);
     cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
@@ -49,9 +67,10 @@ static void plan_work(gemm_conv_conf_t *cf) {
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
     cf->gemm_bytes =
             tsr_rnd_up(tsr_gemm_f32_scratch_size(M, N, cf->K, gemm_nthr), 64);
-    /* With the padding order, the dst offset of each GEMM row. */
+    /* With the padding order (see conf_init), the dst offset of each GEMM
+     * row. */
     const size_t dst_rows_bytes =
-            cf->point_order
+            cf->taps_ok && !cf->row_taps
                     ? (size_t)tsr_rnd_up(
                               (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
                     : 0;
@@ -114,14 +133,15 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    /* A single tap (strided 1x1) keeps its gather. */
+    /* A single tap (strided 1x1) keeps its gather; plan_work settles
+     * which taps, if any. */
     cf->taps_ok = !cf->direct && cf->kic && cf->src_cl && cf->dst_cl &&
                   cf->wei_panels && cf->KS > 1 &&
-                  tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg);
-    if (cf->taps_ok)
+                  tsr_gemm_f32_taps_supported(1, 1);
+    plan_work(cf);
+    if (cf->taps_ok && !cf->row_taps)
         cf->point_order =
                 gemm_conv_padding_order(cf, tsr_gemm_f32_taps_row_tile());
-    plan_work(cf);
     return tsr_success;
 }
 
@@ -311,12 +331,17 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             n,
             sp0,
             order};
-    const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
-                                  &rows};
-    if (e->taps)
+    gemm_conv_row_taps_t kernel_rows;
+    tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows, &rows};
+    if (e->taps && cf->row_taps) {
+        gemm_conv_row_window(cf, e->src, n, sp0, len, sl->col, &kernel_rows);
+        taps = (tsr_gemm_taps_t){cf->sh.KH, cf->sh.KW * cf->sh.ICg,
+                                 gemm_conv_row_tap_rows, &kernel_rows};
+    } else if (e->taps) {
         memset(sl->col, 0, sizeof(float) * (size_t)cf->sh.ICg);
-    else if (!cf->direct)
+    } else if (!cf->direct) {
         gemm_conv_gather(cf, e->src, sizeof(float), NULL, &it, team, sl->col);
+    }
     tsr_gemm_f32_args_t a;
     memset(&a, 0, sizeof(a));
     a.K = cf->K;
@@ -373,8 +398,13 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
         e.wei += cf->panel_off0;
         e.wei_in_place = 1;
     }
-    e.taps = cf->taps_ok && e.wei_in_place &&
-             tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg);
+    /* Likewise the kernel's taps: col was sized for them. */
+    e.taps = cf->taps_ok;
+    if (cf->taps_ok &&
+        !(cf->row_taps ? tsr_gemm_f32_taps_supported(cf->sh.KH,
+                                                     cf->sh.KW * cf->sh.ICg)
+                       : tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg)))
+        return tsr_runtime_error;
     return gemm_conv_run_items(cf, run_item, &e);
 }
 
