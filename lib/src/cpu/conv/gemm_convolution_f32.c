@@ -25,6 +25,11 @@
 
 /* im2col chunks are kept near this size so they stay in the caches. */
 #define COL_CHUNK_BYTES ((size_t)2048 << 10)
+/* A source read in place is streamed from memory beyond this size, half
+ * the shared L3 of the 2-core machines measured: the GEMM then fetches its
+ * rows ahead (res2a_branch2a mb32, 2 threads: 190 -> 357 GFLOPS; mb1,
+ * whose source stays in L3, lost 2-4% to it). */
+#define STREAMED_SRC_BYTES ((size_t)16 << 20)
 
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
@@ -369,6 +374,9 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const int need_epilogue = !cf->ep_identity && !cf->ep_bias_only;
     a.epilogue = need_epilogue ? store_tile : NULL;
     a.epilogue_ctx = &sctx;
+    a.a_streamed = cf->direct &&
+                   (size_t)(cf->sh.MB * cf->src_s[CONV_N]) * sizeof(float) >
+                           STREAMED_SRC_BYTES;
     a.scratch = sl->gemm;
     a.scratch_size = cf->gemm_bytes;
     a.team_nthr = team ? 0 : 1;

@@ -159,6 +159,16 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
                        m, n);
 }
 
+/* Starts fetching the kcur values of rows [row, row + rows) of A read in
+ * place (row counted from a_block's, below `end`): rows streamed once
+ * from memory (a 1x1 convolution on many images) arrive in time. */
+static void prefetch_rows(const float *a_block, int64_t lda, int64_t row,
+                          int64_t rows, int64_t kcur, int64_t end) {
+    for (int64_t i = row; i < row + rows && i < end; i++)
+        for (int64_t k = 0; k < kcur; k += 16)
+            __builtin_prefetch(a_block + i * lda + k);
+}
+
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
  * single empty K block so C still gets beta, bias and the epilogue. */
 static void gemm_rect(const tsr_gemm_f32_args_t *args,
@@ -230,9 +240,13 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                      beta,   last_k, a_block,  pack_a,
                                      pack_b, b_sp,   m_direct, n_direct};
                 if (narrow) {
-                    for (int64_t ir = 0; ir < mcur; ir += mr)
+                    for (int64_t ir = 0; ir < mcur; ir += mr) {
+                        if (m_direct > 0 && args->a_streamed)
+                            prefetch_rows(a_block, args->lda, ir + 2 * mr, mr,
+                                          kcur, r.m_end - ic);
                         for (int64_t jr = jr0; jr < ncur; jr += nr)
                             run_tile(&blk, ir, jr);
+                    }
                 } else {
                     for (int64_t jr = jr0; jr < ncur; jr += nr)
                         for (int64_t ir = 0; ir < mcur; ir += mr)

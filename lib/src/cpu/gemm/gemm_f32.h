@@ -39,6 +39,9 @@ typedef struct {
     float alpha;
     const float *A;
     int64_t lda; /* >= K (>= M when transa) */
+    /* 1: A comes from memory, not the caches (a big source read once):
+     * the rows tiles read in place are fetched a few tiles ahead. */
+    int a_streamed;
     const float *B;
     int64_t ldb; /* >= N (>= K when transb) */
     /* 1: B is prepacked for the current kernel (tsr_gemm_f32_prepacked_nr);
