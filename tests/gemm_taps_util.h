@@ -16,6 +16,7 @@ typedef struct {
     int64_t tap_bytes; /* k_tap in bytes */
     int64_t ntaps;
     const void *zeros; /* k_tap zero values */
+    int list_all;      /* 1: taps wholly in the padding listed too */
 } taps_ctx_t;
 
 static inline int tap_in_padding(int64_t m, int64_t t) {
@@ -37,7 +38,7 @@ static inline int64_t list_taps(const void *ctx_, int64_t m0, int64_t m, int mr,
                 any = 1;
             }
         }
-        if (any)
+        if (any || c->list_all)
             taps[listed++] = (int32_t)t;
     }
     return listed;

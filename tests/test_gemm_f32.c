@@ -702,8 +702,12 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
                        sizeof(float) * (size_t)k_tap);
     float *c_in = copy_c(&b);
     float *zeros = calloc((size_t)k_tap, sizeof(float));
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda * (int64_t)sizeof(float),
-                            k_tap * (int64_t)sizeof(float), ntaps, zeros};
+    const taps_ctx_t ctx = {(const char *)b.A,
+                            b.lda * (int64_t)sizeof(float),
+                            k_tap * (int64_t)sizeof(float),
+                            ntaps,
+                            zeros,
+                            0};
     const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
     float *packed = prepack_b(&b);
     tsr_gemm_f32_args_t args = make_args(&b);
@@ -785,8 +789,12 @@ static void test_taps(void) {
     buffers_t b = make_buffers(&p, 1);
     float *c_in = copy_c(&b);
     float *packed = prepack_b(&b);
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda * (int64_t)sizeof(float),
-                            4 * (int64_t)sizeof(float), 2, b.A};
+    const taps_ctx_t ctx = {(const char *)b.A,
+                            b.lda * (int64_t)sizeof(float),
+                            4 * (int64_t)sizeof(float),
+                            2,
+                            b.A,
+                            0};
     tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
     tsr_gemm_f32_args_t good = make_args(&b), a;
     good.a_taps = &taps;

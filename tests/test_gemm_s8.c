@@ -718,10 +718,10 @@ static void test_narrow_edges(const tsr_gemm_s8_kernel_t *kern) {
 /* The taps form against the reference on u8 A and narrow prepacked B,
  * with the caller's C and with C in scratch; where the kernel takes no
  * taps, the call is refused. */
-static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
-                     int with_offset) {
-    const problem_t p = {0, 0, tsr_u8, M,           N,          ntaps * k_tap,
-                         0, 0, 0,      with_offset, fill_narrow};
+static void run_taps_dt(tsr_data_type_t a_dt, int64_t M, int64_t N,
+                        int64_t ntaps, int64_t k_tap, int with_offset) {
+    const problem_t p = {0, 0, a_dt, M,           N,          ntaps * k_tap,
+                         0, 0, 0,    with_offset, fill_narrow};
     buffers_t b = make_buffers(&p);
     for (int64_t m = 0; m < M; ++m)
         for (int64_t t = 0; t < ntaps; ++t)
@@ -729,18 +729,24 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
                 memset(b.A + m * b.lda + t * k_tap, 0, (size_t)k_tap);
     compute_ref(&b);
     uint8_t *zeros = calloc((size_t)k_tap, 1);
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda, k_tap, ntaps, zeros};
+    /* s8 rows are shifted over all of K: every tap listed. */
+    const int s8 = a_dt == tsr_s8;
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda, k_tap, ntaps, zeros, s8};
     const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
+    int32_t *sums = malloc(sizeof(int32_t) * (size_t)(N + 1));
+    tsr_gemm_s8_col_sums(0, p.K, N, b.B, b.ldb, NULL, 1, sums);
     int32_t *C = new_c(&b);
     tsr_gemm_s8_args_t args = make_args(&b, C);
     args.A = NULL; /* unused */
     args.a_taps = &taps;
     args.B = packed;
     args.b_prepacked = 1;
+    args.b_col_sums = s8 ? sums : NULL;
     if (!tsr_gemm_s8_taps_supported(ntaps, k_tap) || !packed ||
-        !tsr_gemm_s8_prepacked_fits(packed, bytes)) {
+        !tsr_gemm_s8_prepacked_fits(packed, bytes) ||
+        (s8 && !tsr_gemm_s8_taps_s8_supported())) {
         if (packed)
             CHECK(tsr_gemm_s8(&args) == tsr_invalid_arguments);
     } else {
@@ -748,10 +754,21 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
             check_c(&b, C, b.ldc, "A by taps");
         check_in_scratch(&b, args, "A by taps, C in scratch");
     }
+    if (s8 && packed && tsr_gemm_s8_taps_s8_supported()) {
+        args.b_col_sums = NULL; /* required with s8 A */
+        CHECK(tsr_gemm_s8(&args) == tsr_invalid_arguments);
+    }
     free(C);
+    free(sums);
     free(packed);
     free(zeros);
     free_buffers(&b);
+}
+
+static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
+                     int with_offset) {
+    run_taps_dt(tsr_u8, M, N, ntaps, k_tap, with_offset);
+    run_taps_dt(tsr_s8, M, N, ntaps, k_tap, with_offset);
 }
 
 static void test_taps(void) {
@@ -771,7 +788,7 @@ static void test_taps(void) {
     int32_t *C = new_c(&b);
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda, 4, 2, b.A};
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda, 4, 2, b.A, 0};
     tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
     tsr_gemm_s8_args_t good = make_args(&b, C), a;
     good.a_taps = &taps;

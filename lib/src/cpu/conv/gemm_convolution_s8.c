@@ -174,17 +174,21 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     cf->direct =
             gemm_conv_src_direct(cf) && !(sc->src_dt == tsr_s8 && cf->src_cl &&
                                           !tsr_gemm_s8_reads_s8_rows());
-    cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct;
+    /* Whether a single tap (strided 1x1) goes by taps is the kernel's
+     * call (tsr_gemm_s8_taps_supported). An s8 source goes by taps where
+     * the kernel shifts s8 rows itself: nothing gathered or flipped, but
+     * every tap listed, padding included (the shift's compensation covers
+     * all of K); with a source zero point it keeps the gather. */
+    cf->taps_ok = !cf->direct && cf->kic && cf->src_cl && cf->wei_panels &&
+                  cf->sh.ICg % 4 == 0 && cf->KS <= TSR_GEMM_MAX_TAPS &&
+                  (sc->src_dt == tsr_u8 ||
+                   (!sc->with_src_zp && tsr_gemm_s8_taps_s8_supported()));
+    cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok;
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    /* Whether a single tap (strided 1x1) goes by taps is the kernel's
-     * call (tsr_gemm_s8_taps_supported). */
-    cf->taps_ok = sc->src_dt == tsr_u8 && !cf->direct && cf->kic &&
-                  cf->src_cl && cf->wei_panels && cf->sh.ICg % 4 == 0 &&
-                  cf->KS <= TSR_GEMM_MAX_TAPS;
-    if (cf->taps_ok)
+    if (cf->taps_ok && sc->src_dt == tsr_u8)
         cf->point_order =
                 gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());
     plan_work(sc);
@@ -484,11 +488,16 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
     /* The padding order pays where padded taps are left out. */
     const int32_t *order = e->taps && !pad ? cf->point_order : NULL;
+    /* Padded taps are left out of u8 rows only (see conf_init). */
     const gemm_conv_tap_rows_t rows = {
-            cf,   (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
-            1,    pad ? pad : sl->col,
-            !pad, n,
-            sp0,  order};
+            cf,
+            (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
+            1,
+            pad ? pad : sl->col,
+            !pad && sc->src_dt == tsr_u8,
+            n,
+            sp0,
+            order};
     const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
                                   &rows};
     if (e->taps) {
@@ -645,6 +654,9 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     e.taps = cf->taps_ok && e.wei_in_place &&
              (!sc->with_src_zp || e.z.padded_with_zp) &&
              tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg);
+    /* An s8 source planned by taps is not flipped into col. */
+    if (cf->taps_ok && sc->src_dt == tsr_s8 && !e.taps)
+        return tsr_runtime_error;
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

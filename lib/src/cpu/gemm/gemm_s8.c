@@ -68,6 +68,7 @@ static const tsr_gemm_s8_kernel_t kernels[] = {
                 .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
                 .ukr_a_rows_s8 = tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni,
                 .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
+                .ukr_taps_s8 = tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni,
                 /* A strided 1x1 convolution by its one tap instead of a
                  * copy of the points it keeps: res4a_branch2a u8s8u8 756 ->
                  * 845 GOPS, res5a_branch2a 818 -> 865 (2 threads); with
@@ -219,6 +220,10 @@ int tsr_gemm_s8_reads_s8_rows(void) {
 
 int tsr_gemm_s8_taps_row_tile(void) {
     return tsr_gemm_s8_select_kernel()->mr;
+}
+
+int tsr_gemm_s8_taps_s8_supported(void) {
+    return tsr_gemm_s8_select_kernel()->ukr_taps_s8 != NULL;
 }
 
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
@@ -433,6 +438,11 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
     const int64_t panel_bytes = K * nr;
     const int to_dst = args->dst_store != NULL;
+    /* s8 rows: shifted by the kernel, which the column init makes up. */
+    const int shift_a = args->a_dt == tsr_s8;
+    const tsr_gemm_s8_ukr_taps_fn ukr =
+            shift_a ? kern->ukr_taps_s8 : kern->ukr_taps;
+    int32_t *init_buf = (int32_t *)(ws + l.b_bytes + l.a_bytes);
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
@@ -444,22 +454,21 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
             const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
             int32_t *tile = args->C ? args->C + ic * args->ldc + jc : c_tile;
             const int64_t ld = args->C ? args->ldc : ncur + TILE_LD_PAD;
+            const int32_t *init =
+                    block_col_init(args, shift_a, jc, ncur, init_buf);
             for (int64_t jr = 0; jr < ncur; jr += nr) {
                 /* jc + jr is a multiple of nr: panel (jc + jr) / nr. */
                 const char *pb =
                         (const char *)args->B + (jc + jr) / nr * panel_bytes;
-                const int32_t *col =
-                        args->col_offset ? args->col_offset + jc + jr : NULL;
+                const int32_t *col = init ? init + jr : NULL;
                 const int64_t n = TSR_MIN(nr, ncur - jr);
                 for (int64_t ir = 0; ir < mcur; ir += mr) {
                     tsr_gemm_s8_tile_dst_t td;
-                    kern->ukr_taps(listed[ir / mr],
-                                   tap_ids + ir / mr * tp->ntaps,
-                                   rows + ir / mr * tp->ntaps * mr,
-                                   tp->k_tap / 4, pb, col, tile + ir * ld + jr,
-                                   ld, TSR_MIN(mr, mcur - ir), n,
-                                   tile_dst(args, to_dst && n == nr, ic + ir,
-                                            jc + jr, &td));
+                    ukr(listed[ir / mr], tap_ids + ir / mr * tp->ntaps,
+                        rows + ir / mr * tp->ntaps * mr, tp->k_tap / 4, pb, col,
+                        tile + ir * ld + jr, ld, TSR_MIN(mr, mcur - ir), n,
+                        tile_dst(args, to_dst && n == nr, ic + ir, jc + jr,
+                                 &td));
                 }
             }
             finish_tile(args, to_dst, nr, tile, ld, ic, jc, mcur, ncur, work);
@@ -536,7 +545,9 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
     if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;
     if (a->a_taps &&
-        (a->a_dt != tsr_u8 || !a->b_prepacked || !a->a_taps->rows ||
+        (!(a->a_dt == tsr_u8 || (a->a_dt == tsr_s8 && a->b_col_sums &&
+                                 tsr_gemm_s8_taps_s8_supported())) ||
+         !a->b_prepacked || !a->a_taps->rows ||
          a->K != a->a_taps->ntaps * a->a_taps->k_tap ||
          !tsr_gemm_s8_taps_supported(a->a_taps->ntaps, a->a_taps->k_tap)))
         return 0;

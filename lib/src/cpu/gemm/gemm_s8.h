@@ -37,7 +37,9 @@ typedef void (*tsr_gemm_s8_epilogue_fn)(const void *ctx, const int32_t *tile,
                                         int64_t m, int64_t n, float *f32_work);
 
 /* A given by taps: see gemm_taps.h; for this engine k_tap is a multiple
- * of 4 and the rows are u8. */
+ * of 4 and the rows are u8, or s8 where tsr_gemm_s8_taps_s8_supported()
+ * (with b_col_sums given). s8 rows are shifted by +128 over all of K, so
+ * their rows() must list every tap, padding rows pointing at s8 zeros. */
 
 /* C stored straight into dst by the micro-kernels, through the
  * epilogue's common form (see tsr_epilogue_common_t): C[m][n] becomes
@@ -59,8 +61,8 @@ typedef struct {
     const void *A;        /* uint8_t or int8_t per a_dt */
     int64_t lda;          /* >= K (>= M when transa) */
     /* Non-NULL: A given by taps instead (A, lda, transa and
-     * a_rows_padded unused), with a_dt u8, B prepacked and
-     * tsr_gemm_s8_taps_supported(ntaps, k_tap). */
+     * a_rows_padded unused), with a_dt u8 (or s8, see above), B prepacked
+     * and tsr_gemm_s8_taps_supported(ntaps, k_tap). */
     const tsr_gemm_taps_t *a_taps;
     /* 1: every row of an untransposed A has rnd_up(K, 4) readable bytes
      * (lda >= that), so kernels may read whole K quads of it in place;
@@ -146,6 +148,9 @@ int tsr_gemm_s8_reads_s8_rows(void);
 /* The rows of one tile of the kernel the CPU selects: with A by taps,
  * the tiles of which all rows read a tap in the padding leave it out. */
 int tsr_gemm_s8_taps_row_tile(void);
+
+/* 1 when the kernel the CPU selects also takes s8 rows by taps. */
+int tsr_gemm_s8_taps_s8_supported(void);
 
 /* 1 when the kernel the CPU selects takes A by taps of this shape
  * (tsr_gemm_s8_args_t.a_taps); its scratch is tsr_gemm_s8_scratch_size's. */

@@ -173,7 +173,9 @@ typedef struct tsr_gemm_s8_kernel {
     /* s8 rows read in place, shifted by +128 in registers; NULL: packed */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows_s8;
     tsr_gemm_s8_ukr_taps_fn ukr_taps; /* NULL: no direct taps */
-    int single_tap;                   /* 1: ukr_taps also serves a single tap */
+    /* Taps of s8 rows, shifted by +128 in registers; NULL: u8 only. */
+    tsr_gemm_s8_ukr_taps_fn ukr_taps_s8;
+    int single_tap; /* 1: ukr_taps also serves a single tap */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
@@ -255,6 +257,10 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni(
+        int64_t ntaps, const int32_t *taps, const void *const *rows,
+        int64_t kgroups, const void *b, const int32_t *init, int32_t *c,
+        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 
 /* The portable kernel works on the quad layout, so the shift and
  * compensation path of the VNNI kernel is exercised on every CPU. */

@@ -213,8 +213,8 @@ void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
 /* The taps of a direct convolution: per listed tap, row i at r[i]. A
  * tile of fewer rows than six computes only the rows it needs. */
 #define TSR_TAP_ROW(i) (r##i + k)
-#define TSR_TAPS_BODY(rows)                                                    \
-    const int flip = 0;                                                        \
+#define TSR_TAPS_BODY_FLIP(rows, flip_)                                        \
+    const int flip = (flip_);                                                  \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
         const void *const *r = rows_ + tap * MR;                               \
@@ -228,6 +228,9 @@ void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
             TSR_UKR_STEP(rows, TSR_TAP_ROW, b + k * NR);                       \
     }                                                                          \
     TSR_UKR_STORE(0)
+#define TSR_TAPS_BODY(rows) TSR_TAPS_BODY_FLIP(rows, 0)
+/* s8 rows, shifted by +128 in registers. */
+#define TSR_TAPS_S8_BODY(rows) TSR_TAPS_BODY_FLIP(rows, 1)
 
 void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const void *const *rows_,
@@ -236,4 +239,11 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td) {
     TSR_GEMM_S8_BY_ROWS(TSR_TAPS_BODY)
+}
+
+void tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni(
+        int64_t ntaps, const int32_t *taps, const void *const *rows_,
+        int64_t kgroups, const void *b_, const int32_t *init, int32_t *c,
+        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
+    TSR_GEMM_S8_BY_ROWS(TSR_TAPS_S8_BODY)
 }
