@@ -105,11 +105,11 @@ static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
     return t;
 }
 
-/* The m rows of the tile (row i at ROW(i); m >= 1) from the
- * accumulators. The common store (a convolution's or a matmul's first
- * and only K block) needs no masks and no C reads, at most a column bias:
- * the same arithmetic as update_row, as 1 * acc [+ bias] is acc
- * [+ bias]. */
+/* The m rows of the tile (row i at ROW(i); m >= 1), row by row
+ * (gemm_f32_ukr_body.h), but for the common store (a convolution's or a
+ * matmul's first and only K block), which needs no masks and no C reads,
+ * at most a column bias: the same arithmetic as update_row, as 1 * acc
+ * [+ bias] is acc [+ bias]. */
 #define TSR_UKR_STORE(ROW)                                                     \
     do {                                                                       \
         if (m == MR && n == NR && alpha == 1.f && beta == 0.f && !bias_row) {  \
@@ -131,19 +131,7 @@ static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
             _mm256_storeu_ps(ROW(5), c50), _mm256_storeu_ps(ROW(5) + 8, c51);  \
             break;                                                             \
         }                                                                      \
-        const tile_store_t t =                                                 \
-                tile_store_init(alpha, beta, n, bias_row, bias_col);           \
-        update_row(&t, ROW(0), 0, c00, c01);                                   \
-        if (m > 1)                                                             \
-            update_row(&t, ROW(1), 1, c10, c11);                               \
-        if (m > 2)                                                             \
-            update_row(&t, ROW(2), 2, c20, c21);                               \
-        if (m > 3)                                                             \
-            update_row(&t, ROW(3), 3, c30, c31);                               \
-        if (m > 4)                                                             \
-            update_row(&t, ROW(4), 4, c40, c41);                               \
-        if (m > 5)                                                             \
-            update_row(&t, ROW(5), 5, c50, c51);                               \
+        TSR_UKR_UPDATE_ROWS(ROW);                                              \
     } while (0)
 
 #include "cpu/gemm/ukr/gemm_f32_ukr_body.h"

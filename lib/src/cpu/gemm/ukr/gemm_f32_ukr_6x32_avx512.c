@@ -96,24 +96,8 @@ static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
     return t;
 }
 
-/* The m rows of the tile (row i at ROW(i); m >= 1) from the
- * accumulators; rows past m are skipped. */
-#define TSR_UKR_STORE(ROW)                                                     \
-    do {                                                                       \
-        const tile_store_t t =                                                 \
-                tile_store_init(alpha, beta, n, bias_row, bias_col);           \
-        update_row(&t, ROW(0), 0, c00, c01);                                   \
-        if (m > 1)                                                             \
-            update_row(&t, ROW(1), 1, c10, c11);                               \
-        if (m > 2)                                                             \
-            update_row(&t, ROW(2), 2, c20, c21);                               \
-        if (m > 3)                                                             \
-            update_row(&t, ROW(3), 3, c30, c31);                               \
-        if (m > 4)                                                             \
-            update_row(&t, ROW(4), 4, c40, c41);                               \
-        if (m > 5)                                                             \
-            update_row(&t, ROW(5), 5, c50, c51);                               \
-    } while (0)
+/* Every tile stores row by row (gemm_f32_ukr_body.h). */
+#define TSR_UKR_STORE(ROW) TSR_UKR_UPDATE_ROWS(ROW)
 
 #include "cpu/gemm/ukr/gemm_f32_ukr_body.h"
 

@@ -6,6 +6,10 @@
  *   TSR_UKR_STEP(AT, b, rows)   one K step of the first `rows` rows, row
  *                               i's A value at *AT(i), B at b
  *   TSR_UKR_STORE(ROW)          stores the m x n tile, row i at ROW(i)
+ *                               (through TSR_UKR_UPDATE_ROWS below, or a
+ *                               faster form of the same arithmetic)
+ * and for TSR_UKR_UPDATE_ROWS tile_store_t, tile_store_init(alpha, beta,
+ * n, bias_row, bias_col) and update_row(&t, c, i, acc0, acc1).
  * Each body is inlined with a literal `rows` (>= m), so a short tile
  * spends no FMAs on the rows it lacks. */
 #ifndef TSR_CPU_GEMM_UKR_GEMM_F32_UKR_BODY_H
@@ -21,6 +25,25 @@
         _mm_prefetch((const char *)(ROW(i)), _MM_HINT_T0);                     \
         _mm_prefetch((const char *)(ROW(i) + NR - 1), _MM_HINT_T0);            \
     }
+
+/* The m rows of the tile (row i at ROW(i); m >= 1) through update_row;
+ * rows past m are skipped. */
+#define TSR_UKR_UPDATE_ROWS(ROW)                                               \
+    do {                                                                       \
+        const tile_store_t t =                                                 \
+                tile_store_init(alpha, beta, n, bias_row, bias_col);           \
+        update_row(&t, ROW(0), 0, c00, c01);                                   \
+        if (m > 1)                                                             \
+            update_row(&t, ROW(1), 1, c10, c11);                               \
+        if (m > 2)                                                             \
+            update_row(&t, ROW(2), 2, c20, c21);                               \
+        if (m > 3)                                                             \
+            update_row(&t, ROW(3), 3, c30, c31);                               \
+        if (m > 4)                                                             \
+            update_row(&t, ROW(4), 4, c40, c41);                               \
+        if (m > 5)                                                             \
+            update_row(&t, ROW(5), 5, c50, c51);                               \
+    } while (0)
 
 #define TSR_ROW_STRIDED(i) (c + (i)*ldc)
 #define TSR_AT_STRIDED(i) (a + (i)*a_rs)
