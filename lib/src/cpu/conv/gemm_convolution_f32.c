@@ -44,16 +44,28 @@ static void plan_items(gemm_conv_conf_t *cf) {
                                        : 0);
 }
 
+/* The shape of the taps the GEMM reads (see plan_work): kernel rows, or
+ * kernel points. */
+static tsr_gemm_taps_t tap_shape(const gemm_conv_conf_t *cf, int row_taps) {
+    const tsr_gemm_taps_t t = {row_taps ? cf->sh.KH : cf->KS,
+                               row_taps ? cf->sh.KW * cf->sh.ICg : cf->sh.ICg,
+                               NULL, NULL};
+    return t;
+}
+
+static int tap_shape_supported(const gemm_conv_conf_t *cf, int row_taps) {
+    const tsr_gemm_taps_t t = tap_shape(cf, row_taps);
+    return tsr_gemm_f32_taps_supported(t.ntaps, t.k_tap);
+}
+
 static void plan_work(gemm_conv_conf_t *cf) {
     plan_items(cf);
     /* Layers with few input channels go by kernel rows where they can
      * (the items planned); else by kernel points, where the kernel takes
      * that many. */
-    cf->row_taps =
-            cf->taps_ok && gemm_conv_row_taps_ok(cf) &&
-            tsr_gemm_f32_taps_supported(cf->sh.KH, cf->sh.KW * cf->sh.ICg);
-    if (cf->taps_ok && !cf->row_taps &&
-        !tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg)) {
+    cf->row_taps = cf->taps_ok && gemm_conv_row_taps_ok(cf) &&
+                   tap_shape_supported(cf, 1);
+    if (cf->taps_ok && !cf->row_taps && !tap_shape_supported(cf, 0)) {
         cf->taps_ok = 0;
         plan_items(cf);
     }
@@ -311,7 +323,6 @@ typedef struct {
     const gemm_conv_conf_t *cf;
     const float *src, *wei;
     int wei_in_place; /* wei: the weights panels (group 0) */
-    int taps;         /* the GEMM reads the source by taps */
     float *dst;
     const tsr_epilogue_rt_t *rt;
     char *scratch; /* the thread slices */
@@ -326,7 +337,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const slice_t slice = slice_at(cf, e->scratch, ithr), *sl = &slice;
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
-    const int32_t *order = e->taps ? cf->point_order : NULL;
+    const int32_t *order = cf->point_order; /* set only with taps */
     const gemm_conv_tap_rows_t rows = {
             cf,
             (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
@@ -337,13 +348,15 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             sp0,
             order};
     gemm_conv_row_taps_t kernel_rows;
-    tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows, &rows};
-    if (e->taps && cf->row_taps) {
+    tsr_gemm_taps_t taps = tap_shape(cf, cf->row_taps);
+    if (cf->row_taps) {
         gemm_conv_row_window(cf, e->src, n, sp0, len, sl->col, &kernel_rows);
-        taps = (tsr_gemm_taps_t){cf->sh.KH, cf->sh.KW * cf->sh.ICg,
-                                 gemm_conv_row_tap_rows, &kernel_rows};
-    } else if (e->taps) {
+        taps.rows = gemm_conv_row_tap_rows;
+        taps.ctx = &kernel_rows;
+    } else if (cf->taps_ok) {
         memset(sl->col, 0, sizeof(float) * (size_t)cf->sh.ICg);
+        taps.rows = gemm_conv_tap_rows;
+        taps.ctx = &rows;
     } else if (!cf->direct) {
         gemm_conv_gather(cf, e->src, sizeof(float), NULL, &it, team, sl->col);
     }
@@ -354,7 +367,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.beta = 0.f;
     set_operands(cf, e->src, e->wei, e->wei_in_place, e->dst, sl, n, g, sp0,
                  len, &a);
-    if (e->taps) {
+    if (cf->taps_ok) {
         a.a_taps = &taps;
         if (order && !tsr_epilogue_reads_dst(&cf->ep)) {
             /* Rows in the padding order: each stored at its point. */
@@ -394,7 +407,6 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                 tsr_ctx_data(ctx, TSR_ARG_SRC),
                 tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
                 0,
-                0,
                 tsr_ctx_data(ctx, TSR_ARG_DST),
                 &rt,
                 scratch};
@@ -407,11 +419,7 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
         e.wei_in_place = 1;
     }
     /* Likewise the kernel's taps: col was sized for them. */
-    e.taps = cf->taps_ok;
-    if (cf->taps_ok &&
-        !(cf->row_taps ? tsr_gemm_f32_taps_supported(cf->sh.KH,
-                                                     cf->sh.KW * cf->sh.ICg)
-                       : tsr_gemm_f32_taps_supported(cf->KS, cf->sh.ICg)))
+    if (cf->taps_ok && !tap_shape_supported(cf, cf->row_taps))
         return tsr_runtime_error;
     return gemm_conv_run_items(cf, run_item, &e);
 }
