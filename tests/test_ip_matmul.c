@@ -202,7 +202,29 @@ static void test_matmul_results(void) {
     tsr_primitive_attr_destroy(attr);
 }
 
-/* f32 with "any" weights: the GEMM path keeps OC innermost; int8 goes to
+/* The width of the f32 GEMM's packed B panels on the effective ISA. */
+static const char *f32_panels_tag(void) {
+    const tsr_cpu_isa_t isa = tsr_get_effective_cpu_isa();
+    return isa >= tsr_cpu_isa_avx512_core ? "Abcd32a"
+           : isa >= tsr_cpu_isa_avx2      ? "Abcd16a"
+                                          : "Abcd8a";
+}
+
+/* `wei` (OC x K, "abcd") into the layout `to`, by the reorder primitive. */
+static void reorder_weights(const tsr_memory_desc_t *from, const float *wei,
+                            const tsr_memory_desc_t *to, float *out) {
+    tsr_primitive_desc_t pd;
+    CHECK(tsr_reorder_primitive_desc_create(&pd, from, engine, to, engine,
+                                            NULL) == tsr_success);
+    const int ids[2] = {TSR_ARG_FROM, TSR_ARG_TO};
+    const tsr_memory_desc_t *mds[2] = {from, to};
+    void *bufs[2] = {(void *)wei, out};
+    CHECK(execute(pd, 2, ids, mds, bufs) == tsr_success);
+    tsr_primitive_desc_destroy(pd);
+}
+
+/* f32 with "any" weights: the GEMM path lays them out as its packed
+ * panels (OC blocks of the kernel's width), read in place; int8 goes to
  * the reference; both give the naive result. */
 static void test_ip_results(void) {
     enum { MB = 4, IC = 3, H = 2, OC = 5, K = IC * H * H };
@@ -235,12 +257,12 @@ static void test_ip_results(void) {
     CHECK(strcmp(tsr_primitive_desc_impl_name(pd), "gemm:f32") == 0);
     const tsr_memory_desc_t *wei_md =
             tsr_primitive_desc_query_md(pd, tsr_query_weights_md);
-    CHECK(tsr_memory_desc_matches_tag(wei_md, "bcda"));
-    /* The test's weights are OC x K: reorder them by hand. */
-    float wei_io[OC * K];
-    for (int o = 0; o < OC; o++)
-        for (int k = 0; k < K; k++)
-            wei_io[k * OC + o] = wei[o * K + k];
+    CHECK(tsr_memory_desc_matches_tag(wei_md, f32_panels_tag()));
+    /* Padded to whole panels: room for 32 output channels. */
+    CHECK(tsr_memory_desc_get_size(wei_md) <= 32 * K * sizeof(float));
+    float wei_io[32 * K];
+    const tsr_memory_desc_t wei_plain = md_tag(4, wd, tsr_f32, "abcd");
+    reorder_weights(&wei_plain, wei, wei_md, wei_io);
     const int ids[4] = {TSR_ARG_SRC, TSR_ARG_WEIGHTS, TSR_ARG_BIAS,
                         TSR_ARG_DST};
     const tsr_memory_desc_t *mds[4] = {&src_md, wei_md, &bia_md, &dst_md};

@@ -2,9 +2,13 @@
  *   dst (MB x OC) = src (MB x K) * weights^T (K x OC),  K = IC * spatial,
  * with bias and the attributes fused in the GEMM epilogue. src and the
  * weights must flatten over (IC, spatial) in the same order (plain or
- * channels-last) with that chain dense; "any" weights get src's order with
- * OC innermost (K x OC row-major), which the GEMM reads untransposed.
- * This layout half (gemm_ip_init_with) also serves "gemm:s8". */
+ * channels-last) with that chain dense. "any" weights get src's order,
+ * then as the GEMM's packed B panels when the data type's GEMM reads
+ * them in place (f32: O<K dims><nr>o, written once by the reorder, so no
+ * execution packs B and a single sample streams each panel whole),
+ * otherwise with OC innermost (K x OC row-major), which the GEMM reads
+ * untransposed. This layout half (gemm_ip_init_with) also serves
+ * "gemm:s8". */
 
 #include "common/memory_desc.h"
 #include "cpu/ip/ip_epilogue.h"
@@ -40,14 +44,10 @@ static int64_t chain_unit_stride(const tsr_memory_desc_t *md, int first) {
     return unit < 0 ? 1 : unit;
 }
 
-/* "any" weights: the (IC, spatial) dims in src's order (logical when src
- * is "any" too), then OC innermost, so the GEMM reads them as K x OC
- * row-major. */
-static tsr_status_t choose_weights_layout(tsr_memory_desc_t *wei,
-                                          const tsr_memory_desc_t *src) {
-    if (!md_is_any(wei))
-        return tsr_success;
-    int order[TSR_MAX_NDIMS];
+/* The (IC, spatial) dims of the weights in src's order, outer to inner
+ * (logical when src is "any"), into order[0 .. ndims - 1). */
+static void k_dims_order(const tsr_memory_desc_t *wei,
+                         const tsr_memory_desc_t *src, int *order) {
     const int nd = wei->ndims;
     for (int d = 1; d < nd; d++)
         order[d - 1] = d;
@@ -61,17 +61,63 @@ static tsr_status_t choose_weights_layout(tsr_memory_desc_t *wei,
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+}
+
+/* "any" weights: the K dims in src's order, then OC innermost, so the
+ * GEMM reads them as K x OC row-major. */
+static tsr_status_t choose_weights_layout(tsr_memory_desc_t *wei,
+                                          const tsr_memory_desc_t *src) {
+    if (!md_is_any(wei))
+        return tsr_success;
+    int order[TSR_MAX_NDIMS];
+    const int nd = wei->ndims;
+    k_dims_order(wei, src, order);
     order[nd - 1] = 0;
     return md_init_blocked(wei, nd, wei->dims, wei->data_type, order, 0, NULL,
                            NULL);
+}
+
+/* The weights as packed B panels of width nr: OC blocks outermost, then
+ * the K dims in src's order, nr output channels innermost, so element
+ * (k, oc) is at (oc / nr) * K * nr + k * nr + oc % nr. */
+static tsr_status_t panels_md(const tsr_memory_desc_t *wei,
+                              const tsr_memory_desc_t *src, int nr,
+                              tsr_memory_desc_t *pp) {
+    int order[TSR_MAX_NDIMS];
+    const int nd = wei->ndims;
+    order[0] = 0;
+    k_dims_order(wei, src, order + 1);
+    const tsr_dim_t blk = nr;
+    const int idx = 0;
+    return md_init_blocked(pp, nd, wei->dims, wei->data_type, order, 1, &blk,
+                           &idx);
+}
+
+/* 1 when the weights are (or, being "any", become) the panels of the
+ * GEMM of `ops`; *nr is their width. */
+static int weights_as_panels(tsr_memory_desc_t *wei,
+                             const tsr_memory_desc_t *src,
+                             const gemm_batched_ops_t *ops, int *nr) {
+    *nr = ops->panels_nr ? ops->panels_nr() : 0;
+    tsr_memory_desc_t pp;
+    if (*nr <= 0 || panels_md(wei, src, *nr, &pp) != tsr_success)
+        return 0;
+    if (md_is_any(wei))
+        *wei = pp;
+    return md_same_layout(wei, &pp) && wei->data_type == pp.data_type;
 }
 
 tsr_status_t gemm_ip_init_with(struct tsr_primitive_desc *pd,
                                const gemm_batched_ops_t *ops) {
     if (!ops->accepts(pd, ip_with_bias(pd)))
         return tsr_unimplemented;
-    tsr_status_t st =
-            choose_weights_layout(&pd->md[TSR_MD_WEIGHTS], &pd->md[TSR_MD_SRC]);
+    tsr_status_t st = tsr_success;
+    int nr;
+    const int panels = weights_as_panels(&pd->md[TSR_MD_WEIGHTS],
+                                         &pd->md[TSR_MD_SRC], ops, &nr);
+    if (!panels)
+        st = choose_weights_layout(&pd->md[TSR_MD_WEIGHTS],
+                                   &pd->md[TSR_MD_SRC]);
     if (st == tsr_success)
         st = tsr_pd_resolve_any_plain(pd);
     if (st != tsr_success)
@@ -85,6 +131,17 @@ tsr_status_t gemm_ip_init_with(struct tsr_primitive_desc *pd,
     const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
     if (dst->blocking.inner_nblks != 0)
         return tsr_unimplemented;
+    const gemm_batched_plan_t shape = {.M = ip_MB(pd),
+                                       .N = ip_OC(pd),
+                                       .K = ip_K(pd),
+                                       .batch = 1,
+                                       .b_panels_nr = panels ? nr : 0};
+    const int64_t src_k = chain_unit_stride(src, 1);
+    if (panels)
+        return src_k < 0 ? tsr_unimplemented
+                         : ops->plan_create(pd, &ep, &shape,
+                                            src->blocking.strides[0], src_k, 0,
+                                            0);
     /* src and weights must walk (IC, spatial) alike. */
     for (int dim = 1; dim < src->ndims; dim++)
         for (int other = 1; other < src->ndims; other++)
@@ -93,13 +150,9 @@ tsr_status_t gemm_ip_init_with(struct tsr_primitive_desc *pd,
                         (wei->blocking.strides[dim] <
                          wei->blocking.strides[other]))
                 return tsr_unimplemented;
-    const int64_t src_k = chain_unit_stride(src, 1);
     const int64_t wei_k = chain_unit_stride(wei, 1);
-    if (src_k < 0 || wei_k < 0 || src->blocking.inner_nblks != 0)
+    if (src_k < 0 || wei_k < 0)
         return tsr_unimplemented;
-
-    const gemm_batched_plan_t shape = {
-            .M = ip_MB(pd), .N = ip_OC(pd), .K = ip_K(pd), .batch = 1};
     return ops->plan_create(pd, &ep, &shape, src->blocking.strides[0], src_k,
                             wei_k, wei->blocking.strides[0]);
 }

@@ -113,9 +113,15 @@ int gemm_batched_plan_views(const struct tsr_primitive_desc *pd,
                             int64_t a_sk, int64_t b_sk, int64_t b_sn) {
     plan->a_off0 = pd->md[TSR_MD_SRC].offset0;
     plan->b_off0 = pd->md[TSR_MD_WEIGHTS].offset0;
-    return gemm_matrix_view(plan->M, plan->K, a_sm, a_sk, &plan->transa,
-                            &plan->lda) &&
-           gemm_matrix_view(plan->K, plan->N, b_sk, b_sn, &plan->transb,
+    if (!gemm_matrix_view(plan->M, plan->K, a_sm, a_sk, &plan->transa,
+                          &plan->lda))
+        return 0;
+    if (plan->b_panels_nr > 0) {
+        plan->transb = 0;
+        plan->ldb = plan->N;
+        return 1;
+    }
+    return gemm_matrix_view(plan->K, plan->N, b_sk, b_sn, &plan->transb,
                             &plan->ldb);
 }
 
@@ -138,7 +144,8 @@ tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
 }
 
 const gemm_batched_ops_t gemm_batched_f32_ops = {gemm_batched_accepts,
-                                                 gemm_batched_plan_create};
+                                                 gemm_batched_plan_create,
+                                                 tsr_gemm_f32_prepacked_nr};
 
 void gemm_batched_plan_destroy(struct tsr_primitive_desc *pd) {
     free(pd->impl_data);
@@ -235,6 +242,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     g.lda = plan->lda;
     g.B = e->wei + b_off;
     g.ldb = plan->ldb;
+    g.b_prepacked = plan->b_panels_nr > 0;
     g.beta = 0.f;
     g.C = c;
     g.ldc = plan->ldc;
@@ -308,9 +316,14 @@ tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,
                                   const tsr_exec_ctx_t *ctx,
                                   tsr_epilogue_init_fn epilogue_init) {
     /* Set up again per run: it points into the pd's own attributes. */
+    const gemm_batched_plan_t *plan = pd->impl_data;
+    /* The ISA cap froze when the pd chose the panels' width. */
+    if (plan->b_panels_nr > 0 &&
+        plan->b_panels_nr != tsr_gemm_f32_prepacked_nr())
+        return tsr_runtime_error;
     tsr_epilogue_t ep;
     tsr_status_t st = epilogue_init(pd, &ep);
     if (st != tsr_success)
         return st;
-    return run_plan(pd->impl_data, pd, &ep, ctx);
+    return run_plan(plan, pd, &ep, ctx);
 }

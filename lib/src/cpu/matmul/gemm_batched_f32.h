@@ -31,6 +31,10 @@ typedef struct {
     int64_t batch, batch_dims[TSR_MAX_NDIMS];
     int64_t a_bstep[TSR_MAX_NDIMS], b_bstep[TSR_MAX_NDIMS];
     int64_t a_off0, b_off0; /* element offsets of the operands' origin */
+    /* > 0: B is the weights laid out as the f32 GEMM's packed panels of
+     * this width (tsr_gemm_f32_prepacked_nr), read in place; transb and
+     * ldb unused. Set by the caller in the shape. */
+    int b_panels_nr;
     /* C is dst itself (f32, unit stride along N, no old values read), with
      * leading dim ldc; otherwise C is a scratch matrix and the epilogue
      * stores into dst. */
@@ -84,6 +88,10 @@ typedef struct {
                                 const tsr_epilogue_t *ep,
                                 const gemm_batched_plan_t *shape, int64_t a_sm,
                                 int64_t a_sk, int64_t b_sk, int64_t b_sn);
+    /* The width of the packed B panels this data type's GEMM reads in
+     * place (an inner product's "any" weights are laid out so); NULL when
+     * it reads none. */
+    int (*panels_nr)(void);
 } gemm_batched_ops_t;
 
 /* The f32 half: gemm_batched_accepts and gemm_batched_plan_create. */
@@ -97,7 +105,8 @@ tsr_status_t gemm_matmul_init_with(struct tsr_primitive_desc *pd,
 /* Pieces of the plan and its execution other batched GEMMs (int8) reuse. */
 
 /* Sets the operand origins and GEMM views (trans, ld) of `plan` from the
- * element strides; 0 when a GEMM cannot read an operand. */
+ * element strides (B's unless b_panels_nr); 0 when a GEMM cannot read an
+ * operand. */
 int gemm_batched_plan_views(const struct tsr_primitive_desc *pd,
                             gemm_batched_plan_t *plan, int64_t a_sm,
                             int64_t a_sk, int64_t b_sk, int64_t b_sn);

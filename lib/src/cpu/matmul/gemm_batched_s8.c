@@ -80,7 +80,8 @@ static tsr_status_t s8_plan_create(struct tsr_primitive_desc *pd,
     return tsr_success;
 }
 
-const gemm_batched_ops_t gemm_batched_s8_ops = {s8_accepts, s8_plan_create};
+const gemm_batched_ops_t gemm_batched_s8_ops = {s8_accepts, s8_plan_create,
+                                                NULL};
 
 /* The arguments of one execution, for run_one. */
 typedef struct {
