@@ -55,6 +55,13 @@ static ALWAYS_INLINE __m512 load(const float *p, int v, int nv, int masked,
                                  : _mm512_loadu_ps(p);
 }
 
+/* Keeps a loaded vector in its register: without this GCC folds the load
+ * into every FMA that uses it, loading each input column once per tap
+ * instead of once. */
+static ALWAYS_INLINE void in_register(__m512 *x) {
+    __asm__("" : "+v"(*x));
+}
+
 static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
     return (const float *)((const char *)p + bytes);
 }
@@ -210,8 +217,10 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
         UNROLL
         for (int kw = 0; kw < 3; kw++)
             UNROLL
-        for (int v = 0; v < nv; v++)
+        for (int v = 0; v < nv; v++) {
             w[kw][v] = load(t[kw].wei + c + v * VLEN, v, nv, masked, mask);
+            in_register(&w[kw][v]);
+        }
         /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
          * scales sb by 1 or 2, 3 * sb is one more register. */
         const float *base[5];
@@ -232,8 +241,9 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
             const float *p = at(base[col / 4], (col % 4) * sb);
             UNROLL
             for (int v = 0; v < nv; v++) {
-                const __m512 x = valid ? load(p + v * VLEN, v, nv, masked, mask)
-                                       : _mm512_setzero_ps();
+                __m512 x = valid ? load(p + v * VLEN, v, nv, masked, mask)
+                                 : _mm512_setzero_ps();
+                in_register(&x);
                 UNROLL
                 for (int kw = 0; kw < 3; kw++) {
                     const int u = (col - kw) / sw;
