@@ -123,6 +123,12 @@ static void test_strided_and_offset0(void) {
     CHECK(tsr_memory_desc_offset(&md, p) == 3 + 4 * 4);
     CHECK(tsr_memory_desc_matches_tag(&md, "ba"));
 
+    /* The dims and strides of the descriptor being written. */
+    CHECK(tsr_memory_desc_init_by_strides(&md, 2, md.dims, tsr_s8,
+                                          md.blocking.strides) == tsr_success);
+    CHECK(md.dims[0] == 4 && md.dims[1] == 5 && md.padded_dims[1] == 5);
+    CHECK(tsr_memory_desc_offset(&md, p) == 3 + 4 * 4);
+
     tsr_memory_desc_t dense;
     CHECK(tsr_memory_desc_init_by_strides(&dense, 2, dims, tsr_f32, NULL) ==
           tsr_success);

@@ -164,13 +164,16 @@ tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md, int ndims,
         if (extent < 0)
             return tsr_invalid_arguments;
     }
-    memset(md, 0, sizeof(*md));
-    md->ndims = ndims;
-    md->data_type = data_type;
-    md->format_kind = tsr_format_kind_blocked;
-    memcpy(md->dims, dims, sizeof(*dims) * (size_t)ndims);
-    memcpy(md->padded_dims, dims, sizeof(*dims) * (size_t)ndims);
-    memcpy(md->blocking.strides, strides, sizeof(*strides) * (size_t)ndims);
+    /* dims and strides may point into *md itself. */
+    tsr_memory_desc_t built;
+    memset(&built, 0, sizeof(built));
+    built.ndims = ndims;
+    built.data_type = data_type;
+    built.format_kind = tsr_format_kind_blocked;
+    memcpy(built.dims, dims, sizeof(*dims) * (size_t)ndims);
+    memcpy(built.padded_dims, dims, sizeof(*dims) * (size_t)ndims);
+    memcpy(built.blocking.strides, strides, sizeof(*strides) * (size_t)ndims);
+    *md = built;
     return tsr_success;
 }
 

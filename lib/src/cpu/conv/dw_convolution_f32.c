@@ -81,20 +81,40 @@ static void data_strides(const tsr_memory_desc_t *md, int blocked,
         s[DW_W - (nd - 1 - d)] = md->blocking.strides[d];
 }
 
+/* The step between the weights of two taps: the channel count, one cache
+ * line more when that is a multiple of 256 floats. The taps' weights of a
+ * channel vector then do not share one L1 set and low 12 address bits
+ * with each other and with channels-last data of the same channel count,
+ * which costs a third of the speed (1024 channels 7x7, 1 thread). */
+static tsr_dim_t wei_tap_step(tsr_dim_t C) {
+    return C % 256 == 0 ? C + 16 : C;
+}
+
+/* Tap-major weights ([kd] [kh] kw i o g) with taps wei_tap_step apart. */
+static tsr_status_t weights_any(tsr_memory_desc_t *md) {
+    const int nd = md->ndims;
+    tsr_dim_t strides[TSR_MAX_NDIMS];
+    strides[0] = 1;              /* g */
+    strides[1] = strides[2] = 1; /* o, i: one per group */
+    tsr_dim_t step = wei_tap_step(md->dims[0]);
+    for (int d = nd - 1; d >= 3; d--) {
+        strides[d] = step;
+        step *= md->dims[d];
+    }
+    return tsr_memory_desc_init_by_strides(md, nd, md->dims, md->data_type,
+                                           strides);
+}
+
 /* "any": channels-last data; weights tap-major with the group innermost
- * ([kd] [kh] kw i o g); a plain 1D bias. */
+ * (weights_any); a plain 1D bias. */
 static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind) {
     if (!md_is_any(md))
         return tsr_success;
+    if (kind == TSR_MD_WEIGHTS)
+        return weights_any(md);
     int order[TSR_MAX_NDIMS], k = 0;
     const int nd = md->ndims;
-    if (kind == TSR_MD_WEIGHTS) {
-        for (int d = 3; d < nd; d++)
-            order[k++] = d;
-        order[k++] = 2;
-        order[k++] = 1;
-        order[k++] = 0;
-    } else if (kind == TSR_MD_BIAS) {
+    if (kind == TSR_MD_BIAS) {
         order[k++] = 0;
     } else {
         order[k++] = 0;
@@ -122,10 +142,9 @@ static tsr_status_t weights_init(dw_conv_conf_t *cf,
         cf->wei_s[3 - (nd - 1 - d)] = md->blocking.strides[d];
     cf->wei_off0 = md->offset0;
     cf->wei_direct = cf->C == 1 || cf->wei_s[0] == 1;
-    cf->wei_floats =
-            cf->wei_direct
-                    ? 0
-                    : (size_t)(cf->C * cf->sh.KD * cf->sh.KH * cf->sh.KW);
+    cf->wei_floats = cf->wei_direct ? 0
+                                    : (size_t)(wei_tap_step(cf->C) * cf->sh.KD *
+                                               cf->sh.KH * cf->sh.KW);
     return tsr_success;
 }
 
@@ -379,20 +398,21 @@ static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
     }
 }
 
-/* User weights in the kernel's layout ([kd] [kh] kw g, dense), threads
- * splitting the channels. */
+/* User weights in the kernel's layout ([kd] [kh] kw g, taps wei_tap_step
+ * apart), threads splitting the channels. */
 static void repack_weights(const dw_conv_conf_t *cf, const float *wei,
                            float *packed) {
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t KS = sh->KD * sh->KH * sh->KW;
+    const tsr_dim_t tap_step = wei_tap_step(cf->C);
 #pragma omp for schedule(static)
     for (tsr_dim_t g = 0; g < cf->C; g++) {
         const float *w = wei + cf->wei_off0 + g * cf->wei_s[0];
         for (tsr_dim_t k = 0; k < KS; k++) {
             const tsr_dim_t kw = k % sh->KW, kh = (k / sh->KW) % sh->KH,
                             kd = k / (sh->KW * sh->KH);
-            packed[k * cf->C + g] = w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
-                                      kw * cf->wei_s[3]];
+            packed[k * tap_step + g] = w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
+                                         kw * cf->wei_s[3]];
         }
     }
 }
@@ -417,9 +437,9 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
     } else {
         e.wei = packed;
         e.wei_s[0] = 1;
-        e.wei_s[3] = cf->C;
-        e.wei_s[2] = sh->KW * cf->C;
-        e.wei_s[1] = sh->KH * sh->KW * cf->C;
+        e.wei_s[3] = wei_tap_step(cf->C);
+        e.wei_s[2] = sh->KW * e.wei_s[3];
+        e.wei_s[1] = sh->KH * e.wei_s[2];
     }
     /* Items over (n, oh, od, chunk), chunk fastest so a row's pixels are
      * used whole while cached. */
