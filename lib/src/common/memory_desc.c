@@ -48,6 +48,16 @@ static tsr_dim_t inner_block_size(const tsr_memory_desc_t *md) {
     return size;
 }
 
+/* A blocked descriptor of these dims with nothing else set yet. */
+static void blocked_start(tsr_memory_desc_t *built, int ndims,
+                          const tsr_dim_t *dims, tsr_data_type_t dt) {
+    memset(built, 0, sizeof(*built));
+    built->ndims = ndims;
+    built->data_type = dt;
+    built->format_kind = tsr_format_kind_blocked;
+    memcpy(built->dims, dims, sizeof(*dims) * (size_t)ndims);
+}
+
 tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
                              const tsr_dim_t *dims, tsr_data_type_t dt,
                              const int *outer_order, int inner_nblks,
@@ -59,11 +69,7 @@ tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
         return tsr_invalid_arguments;
 
     tsr_memory_desc_t built;
-    memset(&built, 0, sizeof(built));
-    built.ndims = ndims;
-    built.data_type = dt;
-    built.format_kind = tsr_format_kind_blocked;
-    memcpy(built.dims, dims, sizeof(*dims) * (size_t)ndims);
+    blocked_start(&built, ndims, dims, dt);
 
     int seen[TSR_MAX_NDIMS] = {0};
     for (int i = 0; i < ndims; i++) {
@@ -166,11 +172,7 @@ tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md, int ndims,
     }
     /* dims and strides may point into *md itself. */
     tsr_memory_desc_t built;
-    memset(&built, 0, sizeof(built));
-    built.ndims = ndims;
-    built.data_type = data_type;
-    built.format_kind = tsr_format_kind_blocked;
-    memcpy(built.dims, dims, sizeof(*dims) * (size_t)ndims);
+    blocked_start(&built, ndims, dims, data_type);
     memcpy(built.padded_dims, dims, sizeof(*dims) * (size_t)ndims);
     memcpy(built.blocking.strides, strides, sizeof(*strides) * (size_t)ndims);
     *md = built;
