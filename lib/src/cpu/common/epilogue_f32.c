@@ -521,8 +521,9 @@ static int fused_args(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
 
 int tsr_epilogue_common_form(const tsr_epilogue_fused_plan_t *p,
                              tsr_data_type_t dt, tsr_round_mode_t mode) {
-    if (!p->ok || (dt != tsr_f32 && ((dt != tsr_u8 && dt != tsr_s8) ||
-                                     mode != tsr_round_nearest)))
+    if (!p->ok ||
+        (dt != tsr_f32 && ((dt != tsr_u8 && dt != tsr_s8 && dt != tsr_s32) ||
+                           mode != tsr_round_nearest)))
         return 0;
     const int relu0 =
             p->nops == 1 && !p->is_sum[0] && p->p0[0] == 0.f && p->p1[0] == 1.f;

@@ -63,9 +63,9 @@ typedef struct {
 
 /* The common form of the fused plan for int8 kernels that store tile by
  * tile as they finish: scales and bias, then at most a ReLU with alpha 0
- * and scale 1, from s32 sums into an f32, u8 or s8 dst whose channels are
- * at stride 1 (u8 and s8 rounding to nearest). rows16 takes m rows of 16
- * sums (row stride 16) of the channels from col on and stores them at
+ * and scale 1, from s32 sums into an f32, u8, s8 or s32 dst whose
+ * channels are at stride 1 (integers rounding to nearest). rows16 takes m rows
+ * of 16 sums (row stride 16) of the channels from col on and stores them at
  * dst, rows dst_ld bytes apart, with the results of
  * tsr_epilogue_apply_rows_s32; rows32 the same for rows of 32 sums (row
  * stride 32), on CPUs with AVX-512 (else NULL). Built per call by

@@ -198,12 +198,12 @@ static inline void s32_cols_8(const fused_consts_t *k, const fused_cols_t *c,
     }
 }
 
-/* Eight values of a u8 or s8 common form as int32 in range, bit for bit
- * tsr_round_clamp_8_avx2 with nearest rounding, in fewer steps. vmaxps
+/* Eight values of a u8, s8 or s32 common form as int32 in range, bit for
+ * bit tsr_round_clamp_8_avx2 with nearest rounding, in fewer steps. vmaxps
  * returns its second operand for NaN, so max(v, 0) is the ReLU, the u8
- * low clamp and the NaN step at once; an s8 value below -128 needs no low
- * clamp, as the conversion (INT_MIN below the int32 range) and the signed
- * packs saturate it to -128. */
+ * low clamp and the NaN step at once; an s8 or s32 value below its range
+ * needs no low clamp, as the conversion (INT_MIN below the int32 range,
+ * s32's lowest value) and the signed packs saturate it. */
 static inline __attribute__((always_inline)) __m256i
 common_to_int(__m256 v, int is_u8, int relu0, __m256 hi) {
     if (is_u8 || relu0)
@@ -225,7 +225,7 @@ static inline __m128i pack_16_bytes(__m256i a, __m256i b, int is_signed) {
 
 /* The common int8-GEMM stores with the plan's branches resolved at
  * compile time: scales and bias, then at most a ReLU with alpha 0 and
- * scale 1, into u8 or s8 (rounding to nearest) or f32. Into u8 and s8,
+ * scale 1, into u8, s8 or s32 (rounding to nearest) or f32. Into integers,
  * max(v, 0) stands for that ReLU: it differs from
  * scale * (v > 0 ? v : alpha * v) only in the sign of zero and in giving 0
  * for NaN, neither of which survives the conversion. f32 keeps the exact
@@ -263,6 +263,14 @@ common_cols(__m256 src_scale, int ss, int ws, const fused_cols_t *c, int groups,
         }
         const int is_u8 = dt == tsr_u8;
         const __m256i i0 = common_to_int(v[0], is_u8, relu0, hi);
+        if (dt == tsr_s32) {
+            /* common_to_int's int32 are s32's saturated values. */
+            _mm256_storeu_si256((__m256i *)d, i0);
+            if (groups == 2)
+                _mm256_storeu_si256((__m256i *)d + 1,
+                                    common_to_int(v[1], is_u8, relu0, hi));
+            continue;
+        }
         if (groups == 2) {
             const __m256i i1 = common_to_int(v[1], is_u8, relu0, hi);
             _mm_storeu_si128((__m128i *)d, pack_16_bytes(i0, i1, !is_u8));
@@ -303,6 +311,7 @@ common_cols(__m256 src_scale, int ss, int ws, const fused_cols_t *c, int groups,
 TSR_COMMON_FORMS(u8, tsr_u8)
 TSR_COMMON_FORMS(s8, tsr_s8)
 TSR_COMMON_FORMS(f32, tsr_f32)
+TSR_COMMON_FORMS(s32, tsr_s32)
 #undef TSR_COMMON_FORM
 #undef TSR_COMMON_GROUP_FORMS
 #undef TSR_COMMON_FORMS
@@ -336,14 +345,16 @@ TSR_COMMON_FORMS(f32, tsr_f32)
 TSR_ROWS16_FORMS(u8, tsr_u8)
 TSR_ROWS16_FORMS(s8, tsr_s8)
 TSR_ROWS16_FORMS(f32, tsr_f32)
+TSR_ROWS16_FORMS(s32, tsr_s32)
 #undef TSR_ROWS16
 #undef TSR_ROWS16_FORMS
 
 tsr_epilogue_rows16_fn tsr_epilogue_common_rows16_avx2(tsr_data_type_t dt,
                                                        int form) {
-    const tsr_epilogue_rows16_fn *t = dt == tsr_u8   ? rows16_u8
-                                      : dt == tsr_s8 ? rows16_s8
-                                                     : rows16_f32;
+    const tsr_epilogue_rows16_fn *t = dt == tsr_u8    ? rows16_u8
+                                      : dt == tsr_s8  ? rows16_s8
+                                      : dt == tsr_s32 ? rows16_s32
+                                                      : rows16_f32;
     return t[form - 1];
 }
 
@@ -374,6 +385,9 @@ void tsr_epilogue_fused_s32_rows_avx2(const tsr_epilogue_fused_args_t *f,
             else if (dt == tsr_s8)
                 common_cols_s8(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
                                ld);
+            else if (dt == tsr_s32)
+                common_cols_s32(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
+                                ld);
             else
                 common_cols_f32(&k, cs, groups, acc + j, acc_ld, m, form, hi, d,
                                 ld);

@@ -1,6 +1,6 @@
 /* The AVX-512 form of the int8 common store (tsr_epilogue_common_t):
  * rows of 32 s32 sums, two zmm per row, through scales, bias and at most
- * a ReLU with alpha 0 into u8, s8 or f32. The steps and their order are
+ * a ReLU with alpha 0 into u8, s8, s32 or f32. The steps and their order are
  * those of the AVX2 form (epilogue_f32_avx2.c), so the results are the
  * same bits: f32 operations do not depend on the vector width, and the
  * saturating down-conversions (vpmovusdb, vpmovsdb) give what the AVX2
@@ -94,6 +94,11 @@ rows32(const tsr_epilogue_common_t *cs, int64_t col, const int32_t *acc,
         const int is_u8 = dt == tsr_u8;
         const __m512i i0 = to_int16(v0, is_u8, relu0, hi);
         const __m512i i1 = to_int16(v1, is_u8, relu0, hi);
+        if (dt == tsr_s32) { /* to_int16's int32 are s32's saturated values */
+            _mm512_storeu_si512(d, i0);
+            _mm512_storeu_si512(d + 64, i1);
+            continue;
+        }
         const __m128i b0 =
                 is_u8 ? _mm512_cvtusepi32_epi8(i0) : _mm512_cvtsepi32_epi8(i0);
         const __m128i b1 =
@@ -128,13 +133,15 @@ rows32(const tsr_epilogue_common_t *cs, int64_t col, const int32_t *acc,
 TSR_ROWS32_FORMS(u8, tsr_u8)
 TSR_ROWS32_FORMS(s8, tsr_s8)
 TSR_ROWS32_FORMS(f32, tsr_f32)
+TSR_ROWS32_FORMS(s32, tsr_s32)
 #undef TSR_ROWS32
 #undef TSR_ROWS32_FORMS
 
 tsr_epilogue_rows16_fn tsr_epilogue_common_rows32_avx512(tsr_data_type_t dt,
                                                          int form) {
-    const tsr_epilogue_rows16_fn *t = dt == tsr_u8   ? rows32_u8
-                                      : dt == tsr_s8 ? rows32_s8
-                                                     : rows32_f32;
+    const tsr_epilogue_rows16_fn *t = dt == tsr_u8    ? rows32_u8
+                                      : dt == tsr_s8  ? rows32_s8
+                                      : dt == tsr_s32 ? rows32_s32
+                                                      : rows32_f32;
     return t[form - 1];
 }
