@@ -120,6 +120,7 @@ typedef struct {
     int wei_direct;     /* user weights used in place */
     tsr_dim_t wei_s[4]; /* user strides over g, kd, kh, kw */
     tsr_dim_t wei_off0;
+    tsr_dim_t packed_s[4]; /* those of the scratchpad copy, unless direct */
 
     tsr_dim_t chunk_c, tile_ow; /* work item channels, kernel call width */
     int nthr;

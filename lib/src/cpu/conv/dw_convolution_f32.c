@@ -130,21 +130,33 @@ static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind) {
     return st;
 }
 
+/* Strides over g, kd, kh, kw of a weights md (missing dims: 0). */
+static void weights_strides(const tsr_memory_desc_t *md, tsr_dim_t *s) {
+    const int nd = md->ndims;
+    memset(s, 0, 4 * sizeof(*s));
+    s[0] = md->blocking.strides[0];
+    for (int d = 3; d < nd; d++)
+        s[3 - (nd - 1 - d)] = md->blocking.strides[d];
+}
+
 static tsr_status_t weights_init(dw_conv_conf_t *cf,
                                  const tsr_memory_desc_t *md) {
     if (md->format_kind != tsr_format_kind_blocked ||
         md->data_type != tsr_f32 || md->blocking.inner_nblks != 0)
         return tsr_unimplemented;
-    const int nd = md->ndims;
-    memset(cf->wei_s, 0, sizeof(cf->wei_s));
-    cf->wei_s[0] = md->blocking.strides[0];
-    for (int d = 3; d < nd; d++)
-        cf->wei_s[3 - (nd - 1 - d)] = md->blocking.strides[d];
+    weights_strides(md, cf->wei_s);
     cf->wei_off0 = md->offset0;
     cf->wei_direct = cf->C == 1 || cf->wei_s[0] == 1;
-    cf->wei_floats = cf->wei_direct ? 0
-                                    : (size_t)(wei_tap_step(cf->C) * cf->sh.KD *
-                                               cf->sh.KH * cf->sh.KW);
+    cf->wei_floats = 0;
+    if (cf->wei_direct)
+        return tsr_success;
+    /* Other layouts are copied per execution into the "any" one. */
+    tsr_memory_desc_t packed = *md;
+    const tsr_status_t st = weights_any(&packed);
+    if (st != tsr_success)
+        return st;
+    weights_strides(&packed, cf->packed_s);
+    cf->wei_floats = tsr_memory_desc_get_size(&packed) / sizeof(float);
     return tsr_success;
 }
 
@@ -398,21 +410,22 @@ static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
     }
 }
 
-/* User weights in the kernel's layout ([kd] [kh] kw g, taps wei_tap_step
- * apart), threads splitting the channels. */
+/* User weights in the kernel's layout (weights_any, strides packed_s),
+ * threads splitting the channels. */
 static void repack_weights(const dw_conv_conf_t *cf, const float *wei,
                            float *packed) {
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t KS = sh->KD * sh->KH * sh->KW;
-    const tsr_dim_t tap_step = wei_tap_step(cf->C);
+    const tsr_dim_t *ps = cf->packed_s;
 #pragma omp for schedule(static)
     for (tsr_dim_t g = 0; g < cf->C; g++) {
         const float *w = wei + cf->wei_off0 + g * cf->wei_s[0];
         for (tsr_dim_t k = 0; k < KS; k++) {
             const tsr_dim_t kw = k % sh->KW, kh = (k / sh->KW) % sh->KH,
                             kd = k / (sh->KW * sh->KH);
-            packed[k * tap_step + g] = w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
-                                         kw * cf->wei_s[3]];
+            packed[g * ps[0] + kd * ps[1] + kh * ps[2] + kw * ps[3]] =
+                    w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
+                      kw * cf->wei_s[3]];
         }
     }
 }
@@ -436,10 +449,7 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         memcpy(e.wei_s, cf->wei_s, sizeof(e.wei_s));
     } else {
         e.wei = packed;
-        e.wei_s[0] = 1;
-        e.wei_s[3] = wei_tap_step(cf->C);
-        e.wei_s[2] = sh->KW * e.wei_s[3];
-        e.wei_s[1] = sh->KH * e.wei_s[2];
+        memcpy(e.wei_s, cf->packed_s, sizeof(e.wei_s));
     }
     /* Items over (n, oh, od, chunk), chunk fastest so a row's pixels are
      * used whole while cached. */

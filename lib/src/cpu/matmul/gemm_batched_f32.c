@@ -315,12 +315,12 @@ static tsr_status_t run_plan(const gemm_batched_plan_t *plan,
 tsr_status_t gemm_batched_execute(const struct tsr_primitive_desc *pd,
                                   const tsr_exec_ctx_t *ctx,
                                   tsr_epilogue_init_fn epilogue_init) {
-    /* Set up again per run: it points into the pd's own attributes. */
     const gemm_batched_plan_t *plan = pd->impl_data;
     /* The ISA cap froze when the pd chose the panels' width. */
     if (plan->b_panels_nr > 0 &&
         plan->b_panels_nr != tsr_gemm_f32_prepacked_nr())
         return tsr_runtime_error;
+    /* Set up again per run: it points into the pd's own attributes. */
     tsr_epilogue_t ep;
     tsr_status_t st = epilogue_init(pd, &ep);
     if (st != tsr_success)
