@@ -29,6 +29,9 @@
  * exact, so the blocking never changes a result. */
 
 #include "cpu/gemm/gemm_s8.h"
+
+#include <string.h>
+
 #include "common/isa.h"
 #include "common/utils.h"
 #include "cpu/gemm/gemm_partition.h"
@@ -66,9 +69,8 @@ static const tsr_gemm_s8_kernel_t kernels[] = {
                 .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
                 .ukr_tail = tsr_gemm_s8_ukr_6x32_tail_avx512_vnni,
                 .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
-                .ukr_a_rows_s8 = tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni,
                 .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
-                .ukr_taps_s8 = tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni,
+                .shift_rows = tsr_gemm_s8_shift_rows_avx512_vnni,
                 /* A strided 1x1 convolution by its one tap instead of a
                  * copy of the points it keeps: res4a_branch2a u8s8u8 756 ->
                  * 845 GOPS, res5a_branch2a 818 -> 865 (2 threads); with
@@ -215,7 +217,7 @@ static void finish_tile(const tsr_gemm_s8_args_t *args, int to_dst, int nr,
 }
 
 int tsr_gemm_s8_reads_s8_rows(void) {
-    return tsr_gemm_s8_select_kernel()->ukr_a_rows_s8 != NULL;
+    return tsr_gemm_s8_select_kernel()->shift_rows != NULL;
 }
 
 int tsr_gemm_s8_taps_row_tile(void) {
@@ -223,7 +225,7 @@ int tsr_gemm_s8_taps_row_tile(void) {
 }
 
 int tsr_gemm_s8_taps_s8_supported(void) {
-    return tsr_gemm_s8_select_kernel()->ukr_taps_s8 != NULL;
+    return tsr_gemm_s8_select_kernel()->shift_rows != NULL;
 }
 
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
@@ -234,13 +236,13 @@ int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
 
 /* One thread's buffers, each 64-byte aligned within its slice. */
 typedef struct {
-    int64_t b_bytes, a_bytes, init_bytes, work_bytes, c_bytes;
+    int64_t b_bytes, a_bytes, init_bytes, work_bytes, c_bytes, shift_bytes;
 } thread_layout_t;
 
 static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
                                      int64_t M, int64_t N, int64_t K,
                                      int c_in_scratch) {
-    thread_layout_t l = {0, 0, 0, 0, 0};
+    thread_layout_t l = {0, 0, 0, 0, 0, 0};
     if (M <= 0 || N <= 0)
         return l;
     const int g = tsr_gemm_s8_kgroup(kern->layout);
@@ -260,6 +262,8 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
                                                   (int64_t)sizeof(int32_t),
                                           64)
                              : 0;
+    /* An mc block of s8 rows over all of K, shifted to u8. */
+    l.shift_bytes = kern->shift_rows ? tsr_rnd_up(mc * kpad, 64) : 0;
     if (kern->fallback) {
         /* Room for either kernel's panels. */
         const thread_layout_t f =
@@ -272,7 +276,7 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
 
 static size_t layout_bytes(thread_layout_t l) {
     return (size_t)(l.b_bytes + l.a_bytes + l.init_bytes + l.work_bytes +
-                    l.c_bytes);
+                    l.c_bytes + l.shift_bytes);
 }
 
 size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
@@ -321,6 +325,20 @@ static int64_t pack_b_block(const tsr_gemm_s8_args_t *args,
            tsr_rnd_up(ncur, kern->nr) * tsr_gemm_s8_elem_bytes(kern->layout);
 }
 
+/* The m s8 rows at a (row stride lda) as u8 rows of n values (x + 128)
+ * at out, n apart. */
+static void shift_block(const tsr_gemm_s8_kernel_t *kern, const char *a,
+                        int64_t lda, int64_t m, int64_t n, uint8_t *out) {
+    enum { ROWS = 64 };
+    const void *rows[ROWS];
+    for (int64_t r0 = 0; r0 < m; r0 += ROWS) {
+        const int64_t rn = TSR_MIN(ROWS, m - r0);
+        for (int64_t r = 0; r < rn; ++r)
+            rows[r] = a + (r0 + r) * lda;
+        kern->shift_rows(out + r0 * n, n, rows, rn, n);
+    }
+}
+
 /* Serial loops over one rectangle of C with the thread's buffers. The
  * kernel may change per B block (kern's precondition, else its fallback):
  * both are exact, so results do not depend on which one ran. */
@@ -341,6 +359,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
     int32_t *init_buf = (int32_t *)(pack_a + l.a_bytes);
     float *work = (float *)((char *)init_buf + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
+    uint8_t *shifted = (uint8_t *)c_tile + l.c_bytes;
 
     const int64_t a_sx = args->transa ? 1 : args->lda;
     const int64_t a_sp = args->transa ? args->lda : 1;
@@ -366,11 +385,12 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             args->a_dt == tsr_s8;
         /* Rows the kernel reads in place (K quads lie in each row; s8
-         * ones it shifts itself, where it can); otherwise A is packed. */
-        const tsr_gemm_s8_ukr_a_rows_fn a_rows =
-                a_u8 ? kb->ukr_a_rows : kb->ukr_a_rows_s8;
-        const int a_in_place =
-                a_rows && !args->transa && (K % 4 == 0 || args->a_rows_padded);
+         * ones once shifted into u8 rows per mc block, where the kernel
+         * has a shift_copy); otherwise A is packed. */
+        const int shift_s8 = !a_u8 && kb->shift_rows;
+        const int a_in_place = kb->ukr_a_rows && (a_u8 || shift_s8) &&
+                               !args->transa &&
+                               (K % 4 == 0 || args->a_rows_padded);
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
         const int64_t kc = a_in_place ? TSR_MAX(K, 1) : kc_packed;
         /* Full panels of in-place tiles (one pass over K) store into dst
@@ -386,6 +406,13 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 const int64_t kcur = TSR_MIN(kc, K - pc);
                 const int64_t kgroups = tsr_div_up(kcur, g);
                 const char *a_block = A + (ic * a_sx + pc * a_sp);
+                int64_t lda = a_sx;
+                if (a_in_place && shift_s8) {
+                    /* All of K in this one pass. */
+                    shift_block(kb, a_block, a_sx, mcur, kgroups * 4, shifted);
+                    a_block = (const char *)shifted;
+                    lda = kgroups * 4;
+                }
                 if (kcur > 0 && !a_in_place)
                     kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
                              kcur, mr, pack_a);
@@ -396,10 +423,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const int32_t *col = init ? init + jr : NULL;
                     if (a_in_place) {
                         tsr_gemm_s8_tile_dst_t td;
-                        a_rows(kgroups, a_block, a_sx, pb, pc > 0, col,
-                               tile + jr, ld, mcur, n,
-                               tile_dst(args, to_dst && n == nr, ic, jc + jr,
-                                        &td));
+                        kb->ukr_a_rows(kgroups, a_block, lda, pb, pc > 0, col,
+                                       tile + jr, ld, mcur, n,
+                                       tile_dst(args, to_dst && n == nr, ic,
+                                                jc + jr, &td));
                         continue;
                     }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
@@ -417,9 +444,25 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
     }
 }
 
+/* The s8 rows of one tile listed by taps (m rows, `listed` taps, tap t's
+ * row i at rows[t * mr + i]) as u8 rows of all K values (x + 128), row i
+ * at out + i * K; a tap not listed reads as s8 zeros. */
+static void shift_tap_rows(const tsr_gemm_s8_kernel_t *kern,
+                           const tsr_gemm_taps_t *tp, int64_t listed,
+                           const int32_t *tap_ids, const void *const *rows,
+                           int64_t m, uint8_t *out) {
+    const int64_t K = tp->ntaps * tp->k_tap;
+    if (listed < tp->ntaps)
+        memset(out, 0x80, (size_t)(m * K));
+    for (int64_t t = 0; t < listed; ++t)
+        kern->shift_rows(out + tap_ids[t] * tp->k_tap, K, rows + t * kern->mr,
+                         m, tp->k_tap);
+}
+
 /* The loops over one rectangle with A by taps: B prepacked, all of K in
- * one pass (the taps' rows are read in place), the taps of each row tile
- * listed once per mc block. */
+ * one pass (the taps' rows are read in place; s8 ones shifted once per
+ * mc block into u8 rows), the taps of each row tile listed once per mc
+ * block. */
 static void taps_rect(const tsr_gemm_s8_args_t *args,
                       const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                       thread_layout_t l, char *ws) {
@@ -436,12 +479,11 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
     const void **rows = (const void **)(table + tt.rows_at);
     float *work = (float *)(ws + l.b_bytes + l.a_bytes + l.init_bytes);
     int32_t *c_tile = (int32_t *)((char *)work + l.work_bytes);
+    uint8_t *shifted = (uint8_t *)c_tile + l.c_bytes;
     const int64_t panel_bytes = K * nr;
     const int to_dst = args->dst_store != NULL;
-    /* s8 rows: shifted by the kernel, which the column init makes up. */
+    /* s8 rows: shifted to u8, which the column init makes up. */
     const int shift_a = args->a_dt == tsr_s8;
-    const tsr_gemm_s8_ukr_taps_fn ukr =
-            shift_a ? kern->ukr_taps_s8 : kern->ukr_taps;
     int32_t *init_buf = (int32_t *)(ws + l.b_bytes + l.a_bytes);
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -450,6 +492,12 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
             listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
                                        mr, tap_ids + ir / mr * tp->ntaps,
                                        rows + ir / mr * tp->ntaps * mr);
+        if (shift_a)
+            for (int64_t ir = 0; ir < mcur; ir += mr)
+                shift_tap_rows(kern, tp, listed[ir / mr],
+                               tap_ids + ir / mr * tp->ntaps,
+                               rows + ir / mr * tp->ntaps * mr,
+                               TSR_MIN(mr, mcur - ir), shifted + ir * K);
         for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
             const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
             int32_t *tile = args->C ? args->C + ic * args->ldc + jc : c_tile;
@@ -464,11 +512,17 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
                 const int64_t n = TSR_MIN(nr, ncur - jr);
                 for (int64_t ir = 0; ir < mcur; ir += mr) {
                     tsr_gemm_s8_tile_dst_t td;
-                    ukr(listed[ir / mr], tap_ids + ir / mr * tp->ntaps,
-                        rows + ir / mr * tp->ntaps * mr, tp->k_tap / 4, pb, col,
-                        tile + ir * ld + jr, ld, TSR_MIN(mr, mcur - ir), n,
-                        tile_dst(args, to_dst && n == nr, ic + ir, jc + jr,
-                                 &td));
+                    const int64_t m = TSR_MIN(mr, mcur - ir);
+                    const tsr_gemm_s8_tile_dst_t *d = tile_dst(
+                            args, to_dst && n == nr, ic + ir, jc + jr, &td);
+                    if (shift_a)
+                        kern->ukr_a_rows(K / 4, shifted + ir * K, K, pb, 0, col,
+                                         tile + ir * ld + jr, ld, m, n, d);
+                    else
+                        kern->ukr_taps(
+                                listed[ir / mr], tap_ids + ir / mr * tp->ntaps,
+                                rows + ir / mr * tp->ntaps * mr, tp->k_tap / 4,
+                                pb, col, tile + ir * ld + jr, ld, m, n, d);
                 }
             }
             finish_tile(args, to_dst, nr, tile, ld, ic, jc, mcur, ncur, work);

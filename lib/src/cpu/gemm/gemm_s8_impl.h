@@ -126,6 +126,26 @@ typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
     }                                                                          \
     }
 
+/* The body of a tsr_gemm_s8_ukr_a_rows_fn over its parameters (a_, lda,
+ * b_, c_, ldc, rows, td_): tile after tile of 6 rows, each through
+ * TSR_GEMM_S8_BY_ROWS(BODY) with a, b, c, m and td in scope. One call per
+ * column panel of a block, as a call per tile cost 5-7% of a 1x1 layer
+ * with K = 64. */
+#define TSR_GEMM_S8_A_ROWS_TILES(BODY)                                         \
+    tsr_gemm_s8_tile_dst_t tile_td;                                            \
+    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;                  \
+    for (int64_t i = 0; i < rows; i += 6) {                                    \
+        const uint8_t *a = (const uint8_t *)a_ + i * lda;                      \
+        const int8_t *b = b_;                                                  \
+        int32_t *c = c_ + i * ldc;                                             \
+        const int64_t m = rows - i < 6 ? rows - i : 6;                         \
+        if (td_) {                                                             \
+            tile_td = *td_;                                                    \
+            tile_td.dst += i * td_->row_bytes;                                 \
+        }                                                                      \
+        TSR_GEMM_S8_BY_ROWS(BODY)                                              \
+    }
+
 /* Packs a block into panels of `width` lines in `layout`: element (x, p),
  * x < lines, p < depth, is src[x * stride_x + p * stride_p]; values past
  * `lines` or `depth` are zero (B's zero K padding cancels whatever A
@@ -151,6 +171,16 @@ typedef void (*tsr_gemm_s8_small_m_fn)(int64_t k, const void *a,
                                        int32_t *c, int64_t ldc, int64_t m,
                                        int64_t n);
 
+/* Row r < m of dst (at dst + r * ld_dst) = the n s8 values at rows[r]
+ * plus 128, as u8 (x ^ 0x80): the shift that the column init's
+ * -128 * colsum(B) makes up. One pass over an A block that every column
+ * panel then reads, where shifting each quad in registers would cost one
+ * more vector operation per row and panel (a third of the VNNI kernel's
+ * issue slots). */
+typedef void (*tsr_gemm_s8_shift_rows_fn)(void *dst, int64_t ld_dst,
+                                          const void *const *rows, int64_t m,
+                                          int64_t n);
+
 /* 1 when a packed B block (`bytes` bytes) meets a kernel's precondition on
  * its values. */
 typedef int (*tsr_gemm_s8_b_fits_fn)(const int8_t *packed_b, int64_t bytes);
@@ -170,11 +200,10 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
-    /* s8 rows read in place, shifted by +128 in registers; NULL: packed */
-    tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows_s8;
-    tsr_gemm_s8_ukr_taps_fn ukr_taps; /* NULL: no direct taps */
-    /* Taps of s8 rows, shifted by +128 in registers; NULL: u8 only. */
-    tsr_gemm_s8_ukr_taps_fn ukr_taps_s8;
+    tsr_gemm_s8_ukr_taps_fn ukr_taps;     /* NULL: no direct taps */
+    /* s8 rows that would be read in place or by taps are shifted into a
+     * block of u8 rows for ukr_a_rows instead; NULL: s8 A is packed. */
+    tsr_gemm_s8_shift_rows_fn shift_rows;
     int single_tap; /* 1: ukr_taps also serves a single tap */
     tsr_gemm_s8_pack_fn pack;
     tsr_gemm_s8_small_m_fn small_m;
@@ -247,20 +276,15 @@ void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(int64_t kgroups, const void *a,
                                              const int32_t *init, int32_t *c,
                                              int64_t ldc, int64_t m, int64_t n,
                                              const tsr_gemm_s8_tile_dst_t *td);
-void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
-        int64_t kgroups, const void *a, int64_t lda, const void *b,
-        int accumulate, const int32_t *init, int32_t *c, int64_t ldc, int64_t m,
-        int64_t n, const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_shift_rows_avx512_vnni(void *dst, int64_t ld_dst,
+                                        const void *const *rows, int64_t m,
+                                        int64_t n);
 void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const void *const *rows,
                                            int64_t kgroups, const void *b,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td);
-void tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni(
-        int64_t ntaps, const int32_t *taps, const void *const *rows,
-        int64_t kgroups, const void *b, const int32_t *init, int32_t *c,
-        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 
 /* The portable kernel works on the quad layout, so the shift and
  * compensation path of the VNNI kernel is exercised on every CPU. */

@@ -204,27 +204,13 @@ void tsr_gemm_s8_ukr_6x16_u8s8_avx2(int64_t kgroups, const void *a_,
         TSR_IN_PLACE_STEP(rows, TSR_LDA_ROW);                                  \
     TSR_IN_PLACE_STORE(accumulate)
 
-/* Tile after tile down the rows: one call per column panel of a block,
- * as a call per tile cost 5-7% of a 1x1 layer with K = 64. */
 void tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2(int64_t kgroups, const void *a_,
                                            int64_t lda, const void *b_,
                                            int accumulate, const int32_t *init,
                                            int32_t *c_, int64_t ldc,
                                            int64_t rows, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td_) {
-    tsr_gemm_s8_tile_dst_t tile_td;
-    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;
-    for (int64_t i = 0; i < rows; i += MR) {
-        const uint8_t *a = (const uint8_t *)a_ + i * lda;
-        const int8_t *b = b_;
-        int32_t *c = c_ + i * ldc;
-        const int64_t m = rows - i < MR ? rows - i : MR;
-        if (td_) {
-            tile_td = *td_;
-            tile_td.dst += i * td_->row_bytes;
-        }
-        TSR_GEMM_S8_BY_ROWS(TSR_A_ROWS_BODY)
-    }
+    TSR_GEMM_S8_A_ROWS_TILES(TSR_A_ROWS_BODY)
 }
 
 /* The taps kernel over its first `rows` rows (1 to 6, a literal): a

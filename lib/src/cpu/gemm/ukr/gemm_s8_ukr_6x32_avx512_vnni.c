@@ -2,8 +2,9 @@
  * accumulators on the u8 x s8 quad layout. vpdpbusd multiplies four u8
  * values of A with four s8 values of B and adds the four products to the
  * s32 lane without intermediate saturation (|sum| <= 4 * 255 * 128), so it
- * is exact for any B; s8 sources reach it shifted by +128, which the frame
- * compensates with -128 * colsum(B).
+ * is exact for any B; s8 sources reach it shifted by +128 (by the packing,
+ * or by shift_rows into a block of u8 rows), which the frame compensates
+ * with -128 * colsum(B).
  *
  * The same entries as the AVX2 quad kernel: packed A, A read in place
  * (u8 rows), and the taps of a direct convolution, the last two storing
@@ -18,15 +19,32 @@
 #define MR 6
 #define NR 32
 
-/* The 32-bit word of a K quad at p, broadcast to every lane; with `flip`
- * (a literal) s8 values turned into the u8 values x + 128 (x ^ 0x80),
- * the shift the frame compensates. */
+/* The 32-bit word of a K quad at p, broadcast to every lane. */
 static inline __attribute__((always_inline)) __m512i
-broadcast_quad(const uint8_t *p, int flip) {
+broadcast_quad(const uint8_t *p) {
     int32_t v;
     memcpy(&v, p, sizeof(v));
-    const __m512i q = _mm512_set1_epi32(v);
-    return flip ? _mm512_xor_si512(q, _mm512_set1_epi32((int)0x80808080u)) : q;
+    return _mm512_set1_epi32(v);
+}
+
+void tsr_gemm_s8_shift_rows_avx512_vnni(void *dst, int64_t ld_dst,
+                                        const void *const *rows, int64_t m,
+                                        int64_t n) {
+    const __m512i flip = _mm512_set1_epi32((int)0x80808080u);
+    const __mmask64 tail = (1ull << (n % 64)) - 1;
+    for (int64_t r = 0; r < m; ++r) {
+        uint8_t *d = (uint8_t *)dst + r * ld_dst;
+        const uint8_t *s = rows[r];
+        int64_t i = 0;
+        for (; i + 64 <= n; i += 64)
+            _mm512_storeu_si512(
+                    d + i, _mm512_xor_si512(_mm512_loadu_si512(s + i), flip));
+        if (i < n)
+            _mm512_mask_storeu_epi8(
+                    d + i, tail,
+                    _mm512_xor_si512(_mm512_maskz_loadu_epi8(tail, s + i),
+                                     flip));
+    }
 }
 
 /* The 12 accumulators of a 6 x 32 tile, zero. */
@@ -41,14 +59,13 @@ broadcast_quad(const uint8_t *p, int flip) {
 /* Row i of the tile += the quad at `p` . (b0, b1). */
 #define TSR_UKR_ROW(p, acc0, acc1)                                             \
     do {                                                                       \
-        const __m512i av = broadcast_quad(p, flip);                            \
+        const __m512i av = broadcast_quad(p);                                  \
         acc0 = _mm512_dpbusd_epi32(acc0, av, b0);                              \
         acc1 = _mm512_dpbusd_epi32(acc1, av, b1);                              \
     } while (0)
 
 /* One K quad over the first `rows` rows (a literal at every use), the
- * quad of row i at ROW(i), B's 32 columns at b; `flip` (a literal in
- * scope) as broadcast_quad's. */
+ * quad of row i at ROW(i), B's 32 columns at b. */
 #define TSR_UKR_STEP(rows, ROW, b)                                             \
     do {                                                                       \
         const __m512i b0 = _mm512_loadu_si512((const void *)(b));              \
@@ -144,7 +161,6 @@ static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
 /* Packed A: the quad of row i of group p at a + p * MR * 4 + 4 * i. */
 #define TSR_PACKED_ROW(i) (a + 4 * (i))
 #define TSR_PACKED_BODY(rows)                                                  \
-    const int flip = 0;                                                        \
     const uint8_t *a = a_;                                                     \
     const int8_t *b = b_;                                                      \
     TSR_UKR_ZERO_ACCS;                                                         \
@@ -178,43 +194,17 @@ void tsr_gemm_s8_ukr_6x32_tail_avx512_vnni(int64_t kgroups, const void *a_,
         TSR_UKR_STEP(rows, TSR_LDA_ROW, b + k * NR);                           \
     TSR_UKR_STORE(accumulate)
 
-/* Tile after tile down the rows: one call per column panel of a block.
- * `flip` (a literal at each use) reads s8 rows. */
-#define TSR_A_ROWS_TILES(flip_)                                                \
-    const int flip = (flip_);                                                  \
-    tsr_gemm_s8_tile_dst_t tile_td;                                            \
-    const tsr_gemm_s8_tile_dst_t *td = td_ ? &tile_td : NULL;                  \
-    const int8_t *b = b_;                                                      \
-    for (int64_t i = 0; i < rows; i += MR) {                                   \
-        const uint8_t *a = (const uint8_t *)a_ + i * lda;                      \
-        int32_t *c = c_ + i * ldc;                                             \
-        const int64_t m = rows - i < MR ? rows - i : MR;                       \
-        if (td_) {                                                             \
-            tile_td = *td_;                                                    \
-            tile_td.dst += i * td_->row_bytes;                                 \
-        }                                                                      \
-        TSR_GEMM_S8_BY_ROWS(TSR_A_ROWS_BODY)                                   \
-    }
-
 void tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni(
         int64_t kgroups, const void *a_, int64_t lda, const void *b_,
         int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
-    TSR_A_ROWS_TILES(0)
-}
-
-void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
-        int64_t kgroups, const void *a_, int64_t lda, const void *b_,
-        int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
-        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
-    TSR_A_ROWS_TILES(1)
+    TSR_GEMM_S8_A_ROWS_TILES(TSR_A_ROWS_BODY)
 }
 
 /* The taps of a direct convolution: per listed tap, row i at r[i]. A
  * tile of fewer rows than six computes only the rows it needs. */
 #define TSR_TAP_ROW(i) (r##i + k)
-#define TSR_TAPS_BODY_FLIP(rows, flip_)                                        \
-    const int flip = (flip_);                                                  \
+#define TSR_TAPS_BODY(rows)                                                    \
     TSR_UKR_ZERO_ACCS;                                                         \
     for (int64_t tap = 0; tap < ntaps; ++tap) {                                \
         const void *const *r = rows_ + tap * MR;                               \
@@ -228,9 +218,6 @@ void tsr_gemm_s8_ukr_6x32_a_rows_s8_avx512_vnni(
             TSR_UKR_STEP(rows, TSR_TAP_ROW, b + k * NR);                       \
     }                                                                          \
     TSR_UKR_STORE(0)
-#define TSR_TAPS_BODY(rows) TSR_TAPS_BODY_FLIP(rows, 0)
-/* s8 rows, shifted by +128 in registers. */
-#define TSR_TAPS_S8_BODY(rows) TSR_TAPS_BODY_FLIP(rows, 1)
 
 void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const void *const *rows_,
@@ -239,11 +226,4 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td) {
     TSR_GEMM_S8_BY_ROWS(TSR_TAPS_BODY)
-}
-
-void tsr_gemm_s8_ukr_6x32_taps_s8_avx512_vnni(
-        int64_t ntaps, const int32_t *taps, const void *const *rows_,
-        int64_t kgroups, const void *b_, const int32_t *init, int32_t *c,
-        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
-    TSR_GEMM_S8_BY_ROWS(TSR_TAPS_S8_BODY)
 }
