@@ -245,11 +245,20 @@ static inline tsr_dim_t gemm_conv_ordered_point(const gemm_conv_conf_t *cf,
     return order ? q / cf->SP * cf->SP + order[q % cf->SP] : q;
 }
 
+/* Where the last listed tile of one thread's item ended: the point of
+ * row `m` (relative to the item's sp0), so that the next tile, which
+ * usually starts there, needs no divisions to find its first point. */
+typedef struct {
+    int64_t m;
+    gemm_conv_point_t p;
+} gemm_conv_tap_cursor_t;
+
 /* The source rows of one item's GEMM read by taps (gemm_conv_taps.c):
  * image n, group g, points from sp0, elements of elem_size bytes. Points
  * in the padding read `pad`, the group's ICg values of the padding: zeros
  * (taps wholly in the padding then add nothing and are left out) or, for
- * int8, the source zero points. */
+ * int8, the source zero points. `cursor` (NULL: none; only where a single
+ * thread lists the item's tiles) speeds up tiles listed in order. */
 typedef struct {
     const gemm_conv_conf_t *cf;
     const char *src_g; /* image 0, first channel of group g */
@@ -258,6 +267,7 @@ typedef struct {
     int pad_is_zero;
     tsr_dim_t n, sp0;
     const int32_t *order; /* the rows' point order; NULL: natural */
+    gemm_conv_tap_cursor_t *cursor;
 } gemm_conv_tap_rows_t;
 
 /* tsr_gemm_tap_rows_fn over a gemm_conv_tap_rows_t: the taps (kd, kh, kw)

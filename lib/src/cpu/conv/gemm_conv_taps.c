@@ -2,6 +2,85 @@
  * "gemm:f32" and "gemm:s8". */
 #include "cpu/conv/gemm_conv_f32.h"
 
+/* 1 when every tap of the point with source origin (id, ih, iw) reads
+ * inside the source. */
+static int all_taps_inside(const gemm_conv_conf_t *cf, tsr_dim_t id,
+                           tsr_dim_t ih, tsr_dim_t iw) {
+    const conv_sizes_t *sh = &cf->sh;
+    return gemm_conv_src_inside(cf, id, ih, iw) &&
+           gemm_conv_src_inside(cf, id + (sh->KD - 1) * cf->DD,
+                                ih + (sh->KH - 1) * cf->DH,
+                                iw + (sh->KW - 1) * cf->DW);
+}
+
+/* row[i] = at + i * step for i < n. */
+static inline __attribute__((always_inline)) void
+spaced_rows(const void **row, const char *at, tsr_dim_t step, int n) {
+    for (int i = 0; i < n; i++)
+        row[i] = at + i * step;
+}
+
+/* The rows of a full tile of points p .. p + mr - 1 along one output row
+ * when all their taps read inside the source (most tiles of a layer):
+ * evenly spaced, one tap after another. Returns the taps listed, or -1
+ * when the tile is not such. */
+static int64_t row_tile_rows(const gemm_conv_tap_rows_t *t,
+                             const gemm_conv_point_t *p, int mr, int32_t *taps,
+                             const void **rows) {
+    const gemm_conv_conf_t *cf = t->cf;
+    const conv_sizes_t *sh = &cf->sh;
+    if (p->ow + mr > sh->OW)
+        return -1;
+    tsr_dim_t id0, ih0, iw0;
+    gemm_conv_src_origin(cf, p, &id0, &ih0, &iw0);
+    if (!all_taps_inside(cf, id0, ih0, iw0) ||
+        !all_taps_inside(cf, id0, ih0, iw0 + (mr - 1) * sh->KSW))
+        return -1;
+    const size_t es = t->elem_size;
+    const tsr_dim_t sd = cf->src_s[CONV_D] * (tsr_dim_t)es,
+                    shh = cf->src_s[CONV_H] * (tsr_dim_t)es,
+                    sw = cf->src_s[CONV_W] * (tsr_dim_t)es;
+    const char *at0 = t->src_g + (t->n + p->img) * cf->src_s[CONV_N] * es +
+                      id0 * sd + ih0 * shh + iw0 * sw;
+    const tsr_dim_t step = sh->KSW * sw;
+    int32_t tap = 0;
+    for (tsr_dim_t kd = 0; kd < sh->KD; kd++)
+        for (tsr_dim_t kh = 0; kh < sh->KH; kh++)
+            for (tsr_dim_t kw = 0; kw < sh->KW; kw++, tap++) {
+                const char *at = at0 + kd * cf->DD * sd + kh * cf->DH * shh +
+                                 kw * cf->DW * sw;
+                const void **row = rows + tap * mr;
+                /* The usual tile height as a constant: the stores then
+                 * unroll (a tenth of a 64-channel 3x3 int8 layer was
+                 * spent here with a loop). */
+                if (mr == 6)
+                    spaced_rows(row, at, step, 6);
+                else
+                    spaced_rows(row, at, step, mr);
+                taps[tap] = tap;
+            }
+    return tap;
+}
+
+/* The first point of the m0-th row of the item (t->cursor's when it is
+ * there), in natural order. */
+static gemm_conv_point_t first_point(const gemm_conv_tap_rows_t *t,
+                                     int64_t m0) {
+    if (t->cursor && t->cursor->m == m0)
+        return t->cursor->p;
+    return gemm_conv_point_of(t->cf, t->sp0 + m0);
+}
+
+/* Past the tile whose last point is `last`: the cursor at row m0 + m. */
+static void advance_cursor(const gemm_conv_tap_rows_t *t, int64_t m0, int64_t m,
+                           gemm_conv_point_t last) {
+    if (!t->cursor)
+        return;
+    gemm_conv_next_point(t->cf, &last);
+    t->cursor->m = m0 + m;
+    t->cursor->p = last;
+}
+
 int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                            int32_t *taps, const void **rows) {
     enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
@@ -19,9 +98,20 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
     const char *img[MAX_MR], *at0[MAX_MR];
     int interior = m == mr;
-    /* In natural order the points follow one another: one division per
-     * tile, not per point (with N = 64, 4% of a layer). */
-    gemm_conv_point_t p = gemm_conv_point_of(cf, t->sp0 + m0);
+    /* In natural order the points follow one another: no division per
+     * point (with N = 64, 4% of a layer), nor per tile while the tiles
+     * come in order. */
+    gemm_conv_point_t p = {0, 0, 0, 0};
+    if (!t->order) {
+        p = first_point(t, m0);
+        const int64_t listed =
+                m == mr ? row_tile_rows(t, &p, mr, taps, rows) : -1;
+        if (listed >= 0) {
+            p.ow += mr - 1;
+            advance_cursor(t, m0, m, p);
+            return listed;
+        }
+    }
     for (int64_t i = 0; i < m; i++) {
         if (t->order)
             p = gemm_conv_point_of(
@@ -30,15 +120,13 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
             gemm_conv_next_point(cf, &p);
         gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
         img[i] = t->src_g + (t->n + p.img) * sn;
-        interior = interior &&
-                   gemm_conv_src_inside(cf, id0[i], ih0[i], iw0[i]) &&
-                   gemm_conv_src_inside(cf, id0[i] + (sh->KD - 1) * cf->DD,
-                                        ih0[i] + (sh->KH - 1) * cf->DH,
-                                        iw0[i] + (sh->KW - 1) * cf->DW);
+        interior = interior && all_taps_inside(cf, id0[i], ih0[i], iw0[i]);
         /* Only formed for interior points: the others may lie outside. */
         at0[i] = interior ? img[i] + id0[i] * sd + ih0[i] * shh + iw0[i] * sw
                           : NULL;
     }
+    if (!t->order)
+        advance_cursor(t, m0, m, p);
     int64_t listed = 0;
     int32_t tap = 0;
     for (tsr_dim_t kd = 0; kd < sh->KD; kd++)

@@ -338,6 +338,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const int32_t *order = cf->point_order; /* set only with taps */
+    /* A team of threads lists the item's tiles from each thread. */
+    gemm_conv_tap_cursor_t cursor = {-1, {0, 0, 0, 0}};
     const gemm_conv_tap_rows_t rows = {
             cf,
             (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
@@ -346,7 +348,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             1,
             n,
             sp0,
-            order};
+            order,
+            team && cf->nthr > 1 ? NULL : &cursor};
     gemm_conv_row_taps_t kernel_rows;
     tsr_gemm_taps_t taps = tap_shape(cf, cf->row_taps);
     if (cf->row_taps) {

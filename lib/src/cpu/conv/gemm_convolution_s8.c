@@ -488,7 +488,9 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
     /* The padding order pays where padded taps are left out. */
     const int32_t *order = e->taps && !pad ? cf->point_order : NULL;
-    /* Padded taps are left out of u8 rows only (see conf_init). */
+    /* Padded taps are left out of u8 rows only (see conf_init). A team
+     * lists the item's tiles from several threads. */
+    gemm_conv_tap_cursor_t cursor = {-1, {0, 0, 0, 0}};
     const gemm_conv_tap_rows_t rows = {
             cf,
             (const char *)(e->src + cf->src_off0 + g * cf->sh.ICg),
@@ -497,7 +499,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             !pad && sc->src_dt == tsr_u8,
             n,
             sp0,
-            order};
+            order,
+            team && cf->nthr > 1 ? NULL : &cursor};
     const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
                                   &rows};
     if (e->taps) {
