@@ -81,6 +81,19 @@ static void advance_cursor(const gemm_conv_tap_rows_t *t, int64_t m0, int64_t m,
     t->cursor->p = last;
 }
 
+/* The taps k of a point along one dim that read inside the source: its
+ * tap 0 reads index i0, tap k index i0 + k * step; [*lo, *hi). */
+static void inside_taps(tsr_dim_t i0, tsr_dim_t step, tsr_dim_t k_size,
+                        tsr_dim_t in, tsr_dim_t *lo, tsr_dim_t *hi) {
+    tsr_dim_t l = 0, h = k_size;
+    while (l < h && i0 + l * step < 0)
+        l++;
+    while (h > l && i0 + (h - 1) * step >= in)
+        h--;
+    *lo = l;
+    *hi = h;
+}
+
 int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                            int32_t *taps, const void **rows) {
     enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
@@ -93,11 +106,6 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                     sd = cf->src_s[CONV_D] * (tsr_dim_t)es,
                     shh = cf->src_s[CONV_H] * (tsr_dim_t)es,
                     sw = cf->src_s[CONV_W] * (tsr_dim_t)es;
-    /* Each point's source origin (tap 0), its image's source and, while
-     * every tap of every point so far lies inside, its address. */
-    tsr_dim_t id0[MAX_MR], ih0[MAX_MR], iw0[MAX_MR];
-    const char *img[MAX_MR], *at0[MAX_MR];
-    int interior = m == mr;
     /* In natural order the points follow one another: no division per
      * point (with N = 64, 4% of a layer), nor per tile while the tiles
      * come in order. */
@@ -112,52 +120,63 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
             return listed;
         }
     }
+    /* Each point's image, the byte offset of its tap 0 (which may lie in
+     * the padding: only inside taps make pointers) and the taps inside
+     * the source along d, h and w. */
+    const char *img[MAX_MR];
+    tsr_dim_t off0[MAX_MR], dlo[MAX_MR], dhi[MAX_MR], hlo[MAX_MR], hhi[MAX_MR],
+            wlo[MAX_MR], whi[MAX_MR];
+    /* While every tap of every point so far reads inside (the tiles of
+     * interior points in the padding order, say). */
+    int interior = m == mr;
     for (int64_t i = 0; i < m; i++) {
         if (t->order)
             p = gemm_conv_point_of(
                     cf, gemm_conv_ordered_point(cf, t->order, t->sp0 + m0 + i));
         else if (i > 0)
             gemm_conv_next_point(cf, &p);
-        gemm_conv_src_origin(cf, &p, &id0[i], &ih0[i], &iw0[i]);
+        tsr_dim_t id0, ih0, iw0;
+        gemm_conv_src_origin(cf, &p, &id0, &ih0, &iw0);
         img[i] = t->src_g + (t->n + p.img) * sn;
-        interior = interior && all_taps_inside(cf, id0[i], ih0[i], iw0[i]);
-        /* Only formed for interior points: the others may lie outside. */
-        at0[i] = interior ? img[i] + id0[i] * sd + ih0[i] * shh + iw0[i] * sw
-                          : NULL;
+        off0[i] = id0 * sd + ih0 * shh + iw0 * sw;
+        inside_taps(id0, cf->DD, sh->KD, sh->ID, &dlo[i], &dhi[i]);
+        inside_taps(ih0, cf->DH, sh->KH, sh->IH, &hlo[i], &hhi[i]);
+        inside_taps(iw0, cf->DW, sh->KW, sh->IW, &wlo[i], &whi[i]);
+        interior = interior && dlo[i] == 0 && dhi[i] == sh->KD && hlo[i] == 0 &&
+                   hhi[i] == sh->KH && wlo[i] == 0 && whi[i] == sh->KW;
     }
     if (!t->order)
         advance_cursor(t, m0, m, p);
     int64_t listed = 0;
     int32_t tap = 0;
     for (tsr_dim_t kd = 0; kd < sh->KD; kd++)
-        for (tsr_dim_t kh = 0; kh < sh->KH; kh++)
+        for (tsr_dim_t kh = 0; kh < sh->KH; kh++) {
+            /* Points whose kernel row (kd, kh) reads inside. */
+            int row_in[MAX_MR];
+            for (int64_t i = 0; i < m; i++)
+                row_in[i] = kd >= dlo[i] && kd < dhi[i] && kh >= hlo[i] &&
+                            kh < hhi[i];
             for (tsr_dim_t kw = 0; kw < sh->KW; kw++, tap++) {
+                const tsr_dim_t off =
+                        kd * cf->DD * sd + kh * cf->DH * shh + kw * cf->DW * sw;
                 const void **row = rows + listed * mr;
                 if (interior) {
-                    /* Every tap of every point inside the source. */
-                    const tsr_dim_t off = kd * cf->DD * sd + kh * cf->DH * shh +
-                                          kw * cf->DW * sw;
                     for (int i = 0; i < mr; i++)
-                        row[i] = at0[i] + off;
+                        row[i] = img[i] + (off0[i] + off);
                     taps[listed++] = tap;
                     continue;
                 }
                 int any = !t->pad_is_zero;
                 for (int i = 0; i < mr; i++) {
-                    row[i] = t->pad;
-                    if (i >= m)
-                        continue;
-                    const tsr_dim_t id = id0[i] + kd * cf->DD,
-                                    ih = ih0[i] + kh * cf->DH,
-                                    iw = iw0[i] + kw * cf->DW;
-                    if (!gemm_conv_src_inside(cf, id, ih, iw))
-                        continue;
-                    row[i] = img[i] + id * sd + ih * shh + iw * sw;
-                    any = 1;
+                    const int in =
+                            i < m && row_in[i] && kw >= wlo[i] && kw < whi[i];
+                    row[i] = in ? img[i] + (off0[i] + off) : t->pad;
+                    any |= in;
                 }
                 if (any)
                     taps[listed++] = tap;
             }
+        }
     return listed;
 }
 
