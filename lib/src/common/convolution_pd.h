@@ -89,6 +89,21 @@ static inline tsr_dim_t conv_KW(const struct tsr_primitive_desc *pd) {
     return conv_K_(pd, 2);
 }
 
+/* The kernel taps k < k_size of a point along one spatial dim that read
+ * inside the input (0 <= i0 + k * step < in), its tap 0 reading index i0:
+ * [*lo, *hi). Loops, not divisions: kernels have a few taps. */
+static inline void conv_inside_taps(tsr_dim_t i0, tsr_dim_t step,
+                                    tsr_dim_t k_size, tsr_dim_t in,
+                                    tsr_dim_t *lo, tsr_dim_t *hi) {
+    tsr_dim_t l = 0, h = k_size;
+    while (l < h && i0 + l * step < 0)
+        l++;
+    while (h > l && i0 + (h - 1) * step >= in)
+        h--;
+    *lo = l;
+    *hi = h;
+}
+
 /* Strides, dilations and paddings: (ndims - 2) entries each. */
 static inline tsr_dim_t conv_KSD(const struct tsr_primitive_desc *pd) {
     return conv_spatial_(pd->op.conv.strides, conv_ndims(pd), 0, 0, 1);

@@ -237,11 +237,8 @@ static ALWAYS_INLINE void row(const row_t *rw, const dw_row_args_t *a,
             block_of(rw, nc, cl, ow, ur, TABLE);
         } else {
             const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
-            tsr_dim_t lo = 0, hi = a->KW;
-            while (lo < hi && iw0 + lo * a->DW < 0)
-                lo++;
-            while (hi > lo && iw0 + (hi - 1) * a->DW >= a->IW)
-                hi--;
+            tsr_dim_t lo, hi;
+            conv_inside_taps(iw0, a->DW, a->KW, a->IW, &lo, &hi);
             block(rw, nc, cl, ow, 1, 8, KW_RANGE, lo, hi);
             ur = 1;
         }

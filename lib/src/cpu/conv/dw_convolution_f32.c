@@ -29,11 +29,8 @@
 static void dw_conv_row_generic(const dw_row_args_t *a) {
     for (tsr_dim_t ow = 0; ow < a->now; ow++) {
         const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
-        tsr_dim_t lo = 0, hi = a->KW;
-        while (lo < hi && iw0 + lo * a->DW < 0)
-            lo++;
-        while (hi > lo && iw0 + (hi - 1) * a->DW >= a->IW)
-            hi--;
+        tsr_dim_t lo, hi;
+        conv_inside_taps(iw0, a->DW, a->KW, a->IW, &lo, &hi);
         for (tsr_dim_t j = 0; j * DW_VLEN < a->nc; j++) {
             const tsr_dim_t nl = TSR_MIN(DW_VLEN, a->nc - j * DW_VLEN);
             float acc[DW_VLEN] = {0};
@@ -303,13 +300,7 @@ static void tap_range(tsr_dim_t o, tsr_dim_t stride, tsr_dim_t pad,
                       tsr_dim_t step, tsr_dim_t k_size, tsr_dim_t in,
                       tsr_dim_t *i0, tsr_dim_t *lo, tsr_dim_t *hi) {
     *i0 = o * stride - pad;
-    tsr_dim_t l = 0, h = k_size;
-    while (l < h && *i0 + l * step < 0)
-        l++;
-    while (h > l && *i0 + (h - 1) * step >= in)
-        h--;
-    *lo = l;
-    *hi = h;
+    conv_inside_taps(*i0, step, k_size, in, lo, hi);
 }
 
 /* The epilogue over the tile just computed: `now` points from ow0 of

@@ -81,19 +81,6 @@ static void advance_cursor(const gemm_conv_tap_rows_t *t, int64_t m0, int64_t m,
     t->cursor->p = last;
 }
 
-/* The taps k of a point along one dim that read inside the source: its
- * tap 0 reads index i0, tap k index i0 + k * step; [*lo, *hi). */
-static void inside_taps(tsr_dim_t i0, tsr_dim_t step, tsr_dim_t k_size,
-                        tsr_dim_t in, tsr_dim_t *lo, tsr_dim_t *hi) {
-    tsr_dim_t l = 0, h = k_size;
-    while (l < h && i0 + l * step < 0)
-        l++;
-    while (h > l && i0 + (h - 1) * step >= in)
-        h--;
-    *lo = l;
-    *hi = h;
-}
-
 int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                            int32_t *taps, const void **rows) {
     enum { MAX_MR = 16 }; /* the mr of every kernel with taps */
@@ -139,9 +126,9 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
         gemm_conv_src_origin(cf, &p, &id0, &ih0, &iw0);
         img[i] = t->src_g + (t->n + p.img) * sn;
         off0[i] = id0 * sd + ih0 * shh + iw0 * sw;
-        inside_taps(id0, cf->DD, sh->KD, sh->ID, &dlo[i], &dhi[i]);
-        inside_taps(ih0, cf->DH, sh->KH, sh->IH, &hlo[i], &hhi[i]);
-        inside_taps(iw0, cf->DW, sh->KW, sh->IW, &wlo[i], &whi[i]);
+        conv_inside_taps(id0, cf->DD, sh->KD, sh->ID, &dlo[i], &dhi[i]);
+        conv_inside_taps(ih0, cf->DH, sh->KH, sh->IH, &hlo[i], &hhi[i]);
+        conv_inside_taps(iw0, cf->DW, sh->KW, sh->IW, &wlo[i], &whi[i]);
         interior = interior && dlo[i] == 0 && dhi[i] == sh->KD && hlo[i] == 0 &&
                    hhi[i] == sh->KH && wlo[i] == 0 && whi[i] == sh->KW;
     }

@@ -338,7 +338,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const gemm_conv_item_t it = gemm_conv_item_at(cf, item);
     const tsr_dim_t n = it.n, g = it.g, sp0 = it.sp0, len = it.len;
     const int32_t *order = cf->point_order; /* set only with taps */
-    /* A team of threads lists the item's tiles from each thread. */
+    /* A cursor where one thread lists the item's tiles: a team of
+     * several lists them from each of its threads. */
     gemm_conv_tap_cursor_t cursor = {-1, {0, 0, 0, 0}};
     const gemm_conv_tap_rows_t rows = {
             cf,

@@ -488,8 +488,9 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const void *pad = e->pad_rows ? e->pad_rows + g * cf->sh.ICg : NULL;
     /* The padding order pays where padded taps are left out. */
     const int32_t *order = e->taps && !pad ? cf->point_order : NULL;
-    /* Padded taps are left out of u8 rows only (see conf_init). A team
-     * lists the item's tiles from several threads. */
+    /* Padded taps are left out of u8 rows only (see conf_init). A cursor
+     * where one thread lists the item's tiles: a team of several lists
+     * them from each of its threads. */
     gemm_conv_tap_cursor_t cursor = {-1, {0, 0, 0, 0}};
     const gemm_conv_tap_rows_t rows = {
             cf,

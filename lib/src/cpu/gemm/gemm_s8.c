@@ -386,7 +386,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                             args->a_dt == tsr_s8;
         /* Rows the kernel reads in place (K quads lie in each row; s8
          * ones once shifted into u8 rows per mc block, where the kernel
-         * has a shift_copy); otherwise A is packed. */
+         * has shift_rows); otherwise A is packed. */
         const int shift_s8 = !a_u8 && kb->shift_rows;
         const int a_in_place = kb->ukr_a_rows && (a_u8 || shift_s8) &&
                                !args->transa &&
