@@ -464,13 +464,28 @@ static void run_problem(const problem_t *p) {
     free_buffers(&b);
 }
 
-/* Every M/N/K around the tile and the K group, all layouts and types. */
+/* 1 for the row counts the tails test takes: the first few, and those
+ * around each half tile up to two tiles (every count for 6-row tiles;
+ * the 16-row halves of the 32-row AMX tile). */
+static int tail_rows(int64_t M, int mr) {
+    if (M <= 8)
+        return 1;
+    for (int64_t h = 1; h <= 4; ++h)
+        if (M >= h * mr / 2 - 1 && M <= h * mr / 2 + 1)
+            return 1;
+    return 0;
+}
+
+/* Every N, and M and K around the tile and the K group (67: a whole
+ * 64-value step of the AMX kernel and a tail), all layouts and types. */
 static void test_tails(const tsr_gemm_s8_kernel_t *kern, fill_t fill) {
-    static const int64_t ks[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 17};
+    static const int64_t ks[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 17, 67};
     for (int t = 0; t < 8; ++t)
         for (int64_t M = 1; M <= 2 * kern->mr + 1; ++M)
             for (int64_t N = 1; N <= 2 * kern->nr + 1; ++N)
                 for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ++ki) {
+                    if (!tail_rows(M, kern->mr))
+                        continue;
                     const problem_t p = {t & 1,
                                          (t >> 1) & 1,
                                          t & 4 ? tsr_s8 : tsr_u8,

@@ -552,7 +552,8 @@ typedef const struct tsr_primitive *const_tsr_primitive_t;
  * accepts `op_desc` (a pointer to a tsr_*_desc_t, dispatched on its first
  * field) with `attr` (NULL: defaults; copied). Returns tsr_unimplemented
  * when no implementation accepts the problem. The environment variable
- * TSR_MAX_CPU_ISA (avx512_core_vnni, avx512_core, avx2, sse41, generic)
+ * TSR_MAX_CPU_ISA (avx512_core_amx, avx512_core_bf16, avx512_core_vnni,
+ * avx512_core, avx2, sse41, generic)
  * caps the kernels considered. */
 TSR_API tsr_status_t tsr_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const void *op_desc,
@@ -634,6 +635,9 @@ typedef enum {
     tsr_cpu_isa_avx512_core = 3, /* AVX-512 F, BW, VL, DQ */
     tsr_cpu_isa_avx512_core_vnni = 4,
     tsr_cpu_isa_avx512_core_bf16 = 5,
+    /* + AMX tiles with int8 and bf16 products (Linux: with the kernel's
+     * permission for the tile state) */
+    tsr_cpu_isa_avx512_core_amx = 6,
 } tsr_cpu_isa_t;
 
 /* The ISA kernels are chosen for: what the CPU has, capped by

@@ -6,6 +6,7 @@
  * tsr_set_max_cpu_isa or, failing that, TSR_MAX_CPU_ISA (oneDNN's
  * ONEDNN_MAX_CPU_ISA names are accepted as values too). It freezes at the
  * first dispatch so that every primitive of a process sees the same one. */
+#define _GNU_SOURCE /* syscall() */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +17,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "isa.h"
 
@@ -24,6 +29,19 @@ static uint64_t read_xcr0(void) {
     uint32_t eax, edx;
     __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
     return ((uint64_t)edx << 32) | eax;
+}
+
+/* Linux hands out the 8 KiB tile state only to a process that asks for
+ * it (once, for all its threads); without it the first tile instruction
+ * faults. Elsewhere XCR0 alone tells. */
+static int amx_permitted(void) {
+#if defined(__linux__) && defined(__x86_64__)
+    enum { arch_req_xcomp_perm = 0x1023, xfeature_xtiledata = 18 };
+    return syscall(SYS_arch_prctl, arch_req_xcomp_perm, xfeature_xtiledata) ==
+           0;
+#else
+    return 1;
+#endif
 }
 
 static tsr_cpu_isa_t detect_cpu_isa(void) {
@@ -55,12 +73,18 @@ static tsr_cpu_isa_t detect_cpu_isa(void) {
         return tsr_cpu_isa_avx2;
     if (!vnni)
         return tsr_cpu_isa_avx512_core;
+    /* AMX: tile, int8 and bf16 products (leaf 7 EDX). */
+    const int amx = ((d >> 24) & 1) && ((d >> 25) & 1) && ((d >> 22) & 1);
     int bf16 = 0;
     if (max_subleaf >= 1) {
         __cpuid_count(7, 1, a, b, c, d);
         bf16 = (a >> 5) & 1;
     }
-    return bf16 ? tsr_cpu_isa_avx512_core_bf16 : tsr_cpu_isa_avx512_core_vnni;
+    if (!bf16)
+        return tsr_cpu_isa_avx512_core_vnni;
+    const int os_tiles = (xcr0 & 0x60000) == 0x60000; /* XTILECFG, DATA */
+    return amx && os_tiles && amx_permitted() ? tsr_cpu_isa_avx512_core_amx
+                                              : tsr_cpu_isa_avx512_core_bf16;
 }
 #else
 static tsr_cpu_isa_t detect_cpu_isa(void) {
@@ -87,15 +111,16 @@ static const struct {
         {"avx512_core", tsr_cpu_isa_avx512_core},
         {"avx512_core_vnni", tsr_cpu_isa_avx512_core_vnni},
         {"avx512_core_bf16", tsr_cpu_isa_avx512_core_bf16},
-        /* Higher oneDNN levels include everything this library has. */
+        /* oneDNN's fp16 levels add nothing this library uses. */
         {"avx512_core_fp16", tsr_cpu_isa_avx512_core_bf16},
-        {"avx512_core_amx", tsr_cpu_isa_avx512_core_bf16},
-        {"avx512_core_amx_fp16", tsr_cpu_isa_avx512_core_bf16},
         {"avx10_1_512", tsr_cpu_isa_avx512_core_bf16},
-        {"avx10_1_512_amx", tsr_cpu_isa_avx512_core_bf16},
-        {"avx10_1_512_amx_fp16", tsr_cpu_isa_avx512_core_bf16},
-        {"all", tsr_cpu_isa_avx512_core_bf16},
-        {"default", tsr_cpu_isa_avx512_core_bf16},
+        {"avx512_core_amx", tsr_cpu_isa_avx512_core_amx},
+        /* Higher oneDNN levels include everything this library has. */
+        {"avx512_core_amx_fp16", tsr_cpu_isa_avx512_core_amx},
+        {"avx10_1_512_amx", tsr_cpu_isa_avx512_core_amx},
+        {"avx10_1_512_amx_fp16", tsr_cpu_isa_avx512_core_amx},
+        {"all", tsr_cpu_isa_avx512_core_amx},
+        {"default", tsr_cpu_isa_avx512_core_amx},
 };
 
 /* The cap a variable's value names, or -1 (with a warning) when unknown. */
@@ -156,7 +181,7 @@ int tsr_mayiuse(tsr_cpu_isa_t isa) {
 
 tsr_status_t tsr_set_max_cpu_isa(tsr_cpu_isa_t isa) {
     if ((int)isa < (int)tsr_cpu_isa_generic ||
-        (int)isa > (int)tsr_cpu_isa_avx512_core_bf16)
+        (int)isa > (int)tsr_cpu_isa_avx512_core_amx)
         return tsr_invalid_arguments;
     if (atomic_load(&cap_frozen))
         return tsr_invalid_arguments;

@@ -136,6 +136,8 @@ const char *tsr_cpu_isa2str(tsr_cpu_isa_t isa) {
         return "avx512_core_vnni";
     case tsr_cpu_isa_avx512_core_bf16:
         return "avx512_core_bf16";
+    case tsr_cpu_isa_avx512_core_amx:
+        return "avx512_core_amx";
     }
     return "undef";
 }

@@ -180,7 +180,7 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
      * every tap listed, padding included (the shift's compensation covers
      * all of K); with a source zero point it keeps the gather. */
     cf->taps_ok = !cf->direct && cf->kic && cf->src_cl && cf->wei_panels &&
-                  cf->sh.ICg % 4 == 0 && cf->KS <= TSR_GEMM_MAX_TAPS &&
+                  tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg) &&
                   (sc->src_dt == tsr_u8 ||
                    (!sc->with_src_zp && tsr_gemm_s8_taps_s8_supported()));
     cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok;

@@ -56,57 +56,88 @@ static const tsr_gemm_s8_kernel_t avx2_pairs = {
         .small_m = tsr_gemm_s8_small_m_avx2,
 };
 
-static const tsr_gemm_s8_kernel_t kernels[] = {
-        {
-                .name = "avx512_core_vnni:6x32",
-                .isa = tsr_cpu_isa_avx512_core_vnni,
-                .layout = tsr_gemm_s8_layout_u8s8_quads,
-                .mr = 6,
-                .nr = 32,
-                .mc = 96,
-                .kc = 1024,
-                .nc = 256,
-                .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
-                .ukr_tail = tsr_gemm_s8_ukr_6x32_tail_avx512_vnni,
-                .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
-                .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
-                .shift_rows = tsr_gemm_s8_shift_rows_avx512_vnni,
-                /* A strided 1x1 convolution by its one tap instead of a
-                 * copy of the points it keeps: res4a_branch2a u8s8u8 756 ->
-                 * 845 GOPS, res5a_branch2a 818 -> 865 (2 threads); with
-                 * the AVX2 kernel res5a_branch1 u8s8f32 lost 16%. */
-                .single_tap = 1,
-                .pack = tsr_gemm_s8_pack_avx2,
-        },
-        {
-                .name = "avx2:6x16",
-                .isa = tsr_cpu_isa_avx2,
-                .layout = tsr_gemm_s8_layout_u8s8_quads,
-                .mr = 6,
-                .nr = 16,
-                .mc = 96,
-                .kc = 512,
-                .nc = 256,
-                .ukr = tsr_gemm_s8_ukr_6x16_u8s8_avx2,
-                .ukr_tail = tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2,
-                .ukr_a_rows = tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2,
-                .ukr_taps = tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2,
-                .pack = tsr_gemm_s8_pack_avx2,
-                .b_fits = tsr_gemm_s8_b_narrow_avx2,
-                .fallback = &avx2_pairs,
-        },
-        {
-                .name = "generic:4x8",
-                .isa = tsr_cpu_isa_generic,
-                .layout = tsr_gemm_s8_layout_u8s8_quads,
-                .mr = TSR_GEMM_S8_REF_MR,
-                .nr = TSR_GEMM_S8_REF_NR,
-                .mc = 64,
-                .kc = 512,
-                .nc = 256,
-                .ukr = tsr_gemm_s8_ukr_ref,
-                .pack = tsr_gemm_s8_pack,
-        },
+static const tsr_gemm_s8_kernel_t vnni = {
+        .name = "avx512_core_vnni:6x32",
+        .isa = tsr_cpu_isa_avx512_core_vnni,
+        .layout = tsr_gemm_s8_layout_u8s8_quads,
+        .mr = 6,
+        .nr = 32,
+        .mc = 96,
+        .kc = 1024,
+        .nc = 256,
+        .ukr = tsr_gemm_s8_ukr_6x32_avx512_vnni,
+        .ukr_tail = tsr_gemm_s8_ukr_6x32_tail_avx512_vnni,
+        .ukr_a_rows = tsr_gemm_s8_ukr_6x32_a_rows_avx512_vnni,
+        .ukr_taps = tsr_gemm_s8_ukr_6x32_taps_avx512_vnni,
+        .shift_rows = tsr_gemm_s8_shift_rows_avx512_vnni,
+        /* A strided 1x1 convolution by its one tap instead of a copy of
+         * the points it keeps: res4a_branch2a u8s8u8 756 -> 845 GOPS,
+         * res5a_branch2a 818 -> 865 (2 threads); with the AVX2 kernel
+         * res5a_branch1 u8s8f32 lost 16%. */
+        .single_tap = 1,
+        .pack = tsr_gemm_s8_pack_avx2,
+};
+
+#if defined(TSR_HAVE_AMX)
+/* The VNNI kernel's panels (nr 32, u8 x s8 quads), so prepacked weights
+ * serve both; A as u8 rows only (s8 ones shifted, others copied per mc
+ * block). */
+static const tsr_gemm_s8_kernel_t amx = {
+        .name = "avx512_core_amx:32x32",
+        .isa = tsr_cpu_isa_avx512_core_amx,
+        .layout = tsr_gemm_s8_layout_u8s8_quads,
+        .mr = 32,
+        .nr = 32,
+        .mc = 128,
+        .kc = 1024,
+        .nc = 256,
+        .ukr_a_rows = tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx,
+        .shift_rows = tsr_gemm_s8_shift_rows_avx512_vnni,
+        .pack = tsr_gemm_s8_pack_avx2,
+        .min_rows = 16,
+        .few_rows = &vnni,
+};
+#endif
+
+static const tsr_gemm_s8_kernel_t avx2_quads = {
+        .name = "avx2:6x16",
+        .isa = tsr_cpu_isa_avx2,
+        .layout = tsr_gemm_s8_layout_u8s8_quads,
+        .mr = 6,
+        .nr = 16,
+        .mc = 96,
+        .kc = 512,
+        .nc = 256,
+        .ukr = tsr_gemm_s8_ukr_6x16_u8s8_avx2,
+        .ukr_tail = tsr_gemm_s8_ukr_6x16_u8s8_tail_avx2,
+        .ukr_a_rows = tsr_gemm_s8_ukr_6x16_u8s8_a_rows_avx2,
+        .ukr_taps = tsr_gemm_s8_ukr_6x16_u8s8_taps_avx2,
+        .pack = tsr_gemm_s8_pack_avx2,
+        .b_fits = tsr_gemm_s8_b_narrow_avx2,
+        .fallback = &avx2_pairs,
+};
+
+static const tsr_gemm_s8_kernel_t generic = {
+        .name = "generic:4x8",
+        .isa = tsr_cpu_isa_generic,
+        .layout = tsr_gemm_s8_layout_u8s8_quads,
+        .mr = TSR_GEMM_S8_REF_MR,
+        .nr = TSR_GEMM_S8_REF_NR,
+        .mc = 64,
+        .kc = 512,
+        .nc = 256,
+        .ukr = tsr_gemm_s8_ukr_ref,
+        .pack = tsr_gemm_s8_pack,
+};
+
+/* Best first; the last one runs anywhere. */
+static const tsr_gemm_s8_kernel_t *const kernels[] = {
+#if defined(TSR_HAVE_AMX)
+        &amx,
+#endif
+        &vnni,
+        &avx2_quads,
+        &generic,
 };
 
 /* A packed B block (all of K) is kept within this many bytes: nc shrinks
@@ -115,9 +146,9 @@ static const tsr_gemm_s8_kernel_t kernels[] = {
 
 const tsr_gemm_s8_kernel_t *tsr_gemm_s8_select_kernel(void) {
     for (size_t i = 0; i + 1 < TSR_ARRAY_SIZE(kernels); ++i)
-        if (tsr_mayiuse(kernels[i].isa))
-            return &kernels[i];
-    return &kernels[TSR_ARRAY_SIZE(kernels) - 1];
+        if (tsr_mayiuse(kernels[i]->isa))
+            return kernels[i];
+    return kernels[TSR_ARRAY_SIZE(kernels) - 1];
 }
 
 int tsr_gemm_s8_prepacked_nr(void) {
@@ -225,7 +256,8 @@ int tsr_gemm_s8_taps_row_tile(void) {
 }
 
 int tsr_gemm_s8_taps_s8_supported(void) {
-    return tsr_gemm_s8_select_kernel()->shift_rows != NULL;
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    return kern->ukr_taps && kern->shift_rows;
 }
 
 int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
@@ -262,8 +294,10 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
                                                   (int64_t)sizeof(int32_t),
                                           64)
                              : 0;
-    /* An mc block of s8 rows over all of K, shifted to u8. */
-    l.shift_bytes = kern->shift_rows ? tsr_rnd_up(mc * kpad, 64) : 0;
+    /* An mc block of s8 rows over all of K, shifted to u8 (or, for a
+     * kernel of u8 rows only, any A copied into such rows). */
+    l.shift_bytes =
+            kern->shift_rows || !kern->ukr ? tsr_rnd_up(mc * kpad, 64) : 0;
     if (kern->fallback) {
         /* Room for either kernel's panels. */
         const thread_layout_t f =
@@ -286,7 +320,7 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
     size_t per_thread = 0;
     for (size_t i = 0; i < TSR_ARRAY_SIZE(kernels); ++i) {
         const size_t s =
-                layout_bytes(thread_layout(&kernels[i], M, N, K, c_in_scratch));
+                layout_bytes(thread_layout(kernels[i], M, N, K, c_in_scratch));
         per_thread = TSR_MAX(per_thread, s);
     }
     return per_thread * (size_t)TSR_MAX(nthr, 1);
@@ -391,11 +425,14 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int a_in_place = kb->ukr_a_rows && (a_u8 || shift_s8) &&
                                !args->transa &&
                                (K % 4 == 0 || args->a_rows_padded);
+        /* A kernel of rows only gets the others copied into u8 rows. */
+        const int a_copied = !kb->ukr && !a_in_place;
+        const int a_rows = a_in_place || a_copied;
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
-        const int64_t kc = a_in_place ? TSR_MAX(K, 1) : kc_packed;
-        /* Full panels of in-place tiles (one pass over K) store into dst
+        const int64_t kc = a_rows ? TSR_MAX(K, 1) : kc_packed;
+        /* Full panels of row tiles (one pass over K) store into dst
          * themselves. */
-        const int to_dst = args->dst_store && a_in_place;
+        const int to_dst = args->dst_store && a_rows;
 
         for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
             const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
@@ -412,8 +449,15 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     shift_block(kb, a_block, a_sx, mcur, kgroups * 4, shifted);
                     a_block = (const char *)shifted;
                     lda = kgroups * 4;
+                } else if (a_copied) {
+                    /* Panels of one line: rows of all of K, zero-padded
+                     * to whole quads, s8 shifted to u8. */
+                    kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
+                             kcur, 1, shifted);
+                    a_block = (const char *)shifted;
+                    lda = kgroups * 4;
                 }
-                if (kcur > 0 && !a_in_place)
+                if (kcur > 0 && !a_rows)
                     kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
                              kcur, mr, pack_a);
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
@@ -421,7 +465,7 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const char *pb =
                             b_panels + jr / nr * panel_bytes + pc * nr * esz;
                     const int32_t *col = init ? init + jr : NULL;
-                    if (a_in_place) {
+                    if (a_rows) {
                         tsr_gemm_s8_tile_dst_t td;
                         kb->ukr_a_rows(kgroups, a_block, lda, pb, pc > 0, col,
                                        tile + jr, ld, mcur, n,
@@ -653,6 +697,8 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         return tsr_success;
 
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    if (kern->few_rows && args->M < kern->min_rows)
+        kern = kern->few_rows;
     if (kern->fallback && !args->a_taps && use_small_m(args, kern->fallback))
         kern = kern->fallback;
     const call_t call = {

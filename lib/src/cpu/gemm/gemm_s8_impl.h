@@ -48,6 +48,17 @@ typedef struct {
     const int64_t *row_off;
 } tsr_gemm_s8_tile_dst_t;
 
+/* td for the rows from row i of its tile on. */
+static inline tsr_gemm_s8_tile_dst_t
+tsr_gemm_s8_tile_dst_from(const tsr_gemm_s8_tile_dst_t *td, int64_t i) {
+    tsr_gemm_s8_tile_dst_t t = *td;
+    if (t.row_off)
+        t.row_off += i;
+    else
+        t.dst += i * t.row_bytes;
+    return t;
+}
+
 /* A staged tile of final values (m rows of `width` s32, width the
  * store's unit) into td's dst through `store` (rows16 or rows32 of td's
  * common form): one call for rows at a fixed distance, one per row with
@@ -139,10 +150,8 @@ typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
         const int8_t *b = b_;                                                  \
         int32_t *c = c_ + i * ldc;                                             \
         const int64_t m = rows - i < 6 ? rows - i : 6;                         \
-        if (td_) {                                                             \
-            tile_td = *td_;                                                    \
-            tile_td.dst += i * td_->row_bytes;                                 \
-        }                                                                      \
+        if (td_)                                                               \
+            tile_td = tsr_gemm_s8_tile_dst_from(td_, i);                       \
         TSR_GEMM_S8_BY_ROWS(BODY)                                              \
     }
 
@@ -197,6 +206,8 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_layout_t layout;
     int mr, nr;
     int64_t mc, kc, nc;
+    /* NULL: A is always read as u8 rows over all of K by ukr_a_rows,
+     * copied into a block of rows where it cannot be read in place. */
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
@@ -209,6 +220,9 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_small_m_fn small_m;
     tsr_gemm_s8_b_fits_fn b_fits;
     const struct tsr_gemm_s8_kernel *fallback;
+    /* Calls of fewer rows than this go to `few_rows` (same B layout). */
+    int64_t min_rows;
+    const struct tsr_gemm_s8_kernel *few_rows;
 } tsr_gemm_s8_kernel_t;
 
 /* The kernel tsr_gemm_s8 uses on this CPU (per tsr_mayiuse). */
@@ -285,6 +299,15 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const int32_t *init, int32_t *c,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td);
+
+/* The AMX kernel reads A as u8 rows only (ukr_a_rows; no packed-A
+ * ukr). */
+void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(int64_t kgroups, const void *a,
+                                             int64_t lda, const void *b,
+                                             int accumulate,
+                                             const int32_t *init, int32_t *c,
+                                             int64_t ldc, int64_t m, int64_t n,
+                                             const tsr_gemm_s8_tile_dst_t *td);
 
 /* The portable kernel works on the quad layout, so the shift and
  * compensation path of the VNNI kernel is exercised on every CPU. */

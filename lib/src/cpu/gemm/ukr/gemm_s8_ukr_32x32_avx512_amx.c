@@ -1,0 +1,156 @@
+/* AMX int8 micro-kernel: 32 rows x 32 columns of s32 in four 16 x 16
+ * accumulator tiles, A read as u8 rows (in place or from a block of
+ * rows the frame copied or shifted) and B the packed u8 x s8 quad panels
+ * of the VNNI kernel, so the prepacked weights serve both.
+ *
+ * Tiles: C(r, h) = tmm(2r + h) for row half r and column half h, A's row
+ * halves in tmm4-5, B's column halves in tmm6-7. A panel's K quad g holds
+ * the 32 columns' quads in 128 bytes, so B's column half h is a tile of
+ * 16 quads (rows) of 64 bytes at stride 128. tdpbusd sums u8 x s8 quads
+ * into s32 exactly, as vpdpbusd does.
+ *
+ * The last K step of fewer than 16 quads and the tile rows past m are
+ * the only ragged edges: rows through the tile configuration (loaded per
+ * call, as other code of the thread may configure tiles in between),
+ * the K tail through zero-padded copies, so no tile reads past a row or
+ * a panel. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "cpu/gemm/gemm_s8_impl.h"
+
+#define MR 32
+#define NR 32
+#define KSTEP 16 /* K quads per tile product: 64 bytes of an A row */
+#define PANEL_ROW (NR * 4)
+
+typedef struct {
+    uint8_t palette, start_row;
+    uint8_t reserved0[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+} tile_config_t;
+
+/* Tiles for m rows (1 to 32): the second row half only when m > 16. */
+static void configure_tiles(int64_t m) {
+    tile_config_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.palette = 1;
+    const int r0 = m < 16 ? (int)m : 16, r1 = m > 16 ? (int)m - 16 : 0;
+    const int half_rows[6] = {r0, r0, r1, r1, r0, r1};
+    for (int t = 0; t < 6; ++t)
+        if (half_rows[t]) {
+            cfg.rows[t] = (uint8_t)half_rows[t];
+            cfg.colsb[t] = 64;
+        }
+    cfg.rows[6] = cfg.rows[7] = KSTEP;
+    cfg.colsb[6] = cfg.colsb[7] = 64;
+    _tile_loadconfig(&cfg);
+}
+
+/* One K step of the tile: A's halves at a (row stride lda), B's panel
+ * step at b (row stride PANEL_ROW). */
+#define TSR_AMX_STEP(two_halves, a, lda, b, ldb)                               \
+    do {                                                                       \
+        _tile_loadd(6, (b), (ldb));                                            \
+        _tile_loadd(7, (const char *)(b) + 64, (ldb));                         \
+        _tile_loadd(4, (a), (lda));                                            \
+        _tile_dpbusd(0, 4, 6);                                                 \
+        _tile_dpbusd(1, 4, 7);                                                 \
+        if (two_halves) {                                                      \
+            _tile_loadd(5, (const char *)(a) + 16 * (lda), (lda));             \
+            _tile_dpbusd(2, 5, 6);                                             \
+            _tile_dpbusd(3, 5, 7);                                             \
+        }                                                                      \
+    } while (0)
+
+/* The product of an m-row tile over kgroups quads into staged (32 rows
+ * of 32 s32), starting from `start` in every row (NULL: zeros). */
+static inline __attribute__((always_inline)) void
+tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
+             const int8_t *b, const int32_t *start, int64_t m,
+             int32_t *staged) {
+    if (start) {
+        /* A zero stride repeats the start row in every tile row. */
+        _tile_loadd(0, start, 0);
+        _tile_loadd(1, start + 16, 0);
+        if (two_halves) {
+            _tile_loadd(2, start, 0);
+            _tile_loadd(3, start + 16, 0);
+        }
+    } else {
+        _tile_zero(0);
+        _tile_zero(1);
+        if (two_halves) {
+            _tile_zero(2);
+            _tile_zero(3);
+        }
+    }
+    const int64_t kfull = kgroups / KSTEP * KSTEP;
+    for (int64_t g = 0; g < kfull; g += KSTEP)
+        TSR_AMX_STEP(two_halves, a + 4 * g, lda, b + g * PANEL_ROW, PANEL_ROW);
+    if (kfull < kgroups) {
+        const int64_t kr = kgroups - kfull;
+        uint8_t a_tail[MR * 64] __attribute__((aligned(64)));
+        int8_t b_tail[KSTEP * PANEL_ROW] __attribute__((aligned(64)));
+        memset(a_tail, 0, sizeof(a_tail));
+        memset(b_tail + kr * PANEL_ROW, 0, (size_t)((KSTEP - kr) * PANEL_ROW));
+        for (int64_t r = 0; r < m; ++r)
+            memcpy(a_tail + r * 64, a + r * lda + 4 * kfull, (size_t)(4 * kr));
+        memcpy(b_tail, b + kfull * PANEL_ROW, (size_t)(kr * PANEL_ROW));
+        TSR_AMX_STEP(two_halves, a_tail, 64, b_tail, PANEL_ROW);
+    }
+    _tile_stored(0, staged, NR * 4);
+    _tile_stored(1, staged + 16, NR * 4);
+    if (two_halves) {
+        _tile_stored(2, staged + 16 * NR, NR * 4);
+        _tile_stored(3, staged + 16 * NR + 16, NR * 4);
+    }
+}
+
+/* C rows 0 .. m - 1, n columns := staged (+ C when accumulating). */
+static void update_c(int accumulate, const int32_t *staged, int32_t *c,
+                     int64_t ldc, int64_t m, int64_t n) {
+    const __mmask16 k0 = (__mmask16)((1u << (n < 16 ? n : 16)) - 1u);
+    const __mmask16 k1 = (__mmask16)((1u << (n > 16 ? n - 16 : 0)) - 1u);
+    for (int64_t r = 0; r < m; ++r) {
+        __m512i v0 = _mm512_load_si512((const void *)(staged + r * NR));
+        __m512i v1 = _mm512_load_si512((const void *)(staged + r * NR + 16));
+        int32_t *row = c + r * ldc;
+        if (accumulate) {
+            v0 = _mm512_add_epi32(v0, _mm512_maskz_loadu_epi32(k0, row));
+            v1 = _mm512_add_epi32(v1, _mm512_maskz_loadu_epi32(k1, row + 16));
+        }
+        _mm512_mask_storeu_epi32(row, k0, v0);
+        _mm512_mask_storeu_epi32(row + 16, k1, v1);
+    }
+}
+
+void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
+        int64_t kgroups, const void *a_, int64_t lda, const void *b_,
+        int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
+        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
+    int32_t staged[MR * NR] __attribute__((aligned(64)));
+    /* Accumulating tiles add to C, which already holds init. */
+    const int32_t *start = accumulate ? NULL : init;
+    int64_t configured = 0;
+    for (int64_t i = 0; i < rows; i += MR) {
+        const uint8_t *a = (const uint8_t *)a_ + i * lda;
+        const int64_t m = rows - i < MR ? rows - i : MR;
+        if (m != configured) {
+            configure_tiles(m);
+            configured = m;
+        }
+        if (m > 16)
+            tile_product(1, kgroups, a, lda, b_, start, m, staged);
+        else
+            tile_product(0, kgroups, a, lda, b_, start, m, staged);
+        if (td_) {
+            const tsr_gemm_s8_tile_dst_t td = tsr_gemm_s8_tile_dst_from(td_, i);
+            tsr_gemm_s8_store_staged(&td, td.common->rows32, staged, NR, m);
+        } else {
+            update_c(accumulate, staged, c_ + i * ldc, ldc, m, n);
+        }
+    }
+    _tile_release();
+}
