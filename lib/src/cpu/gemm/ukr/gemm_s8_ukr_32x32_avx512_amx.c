@@ -131,8 +131,15 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
         int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
     int32_t staged[MR * NR] __attribute__((aligned(64)));
-    /* Accumulating tiles add to C, which already holds init. */
+    /* Accumulating tiles add to C, which already holds init. A tile
+     * load reads all 32 columns: a shorter init is padded first. */
     const int32_t *start = accumulate ? NULL : init;
+    int32_t start_row[NR] __attribute__((aligned(64)));
+    if (start && n < NR) {
+        memset(start_row, 0, sizeof(start_row));
+        memcpy(start_row, start, (size_t)n * sizeof(int32_t));
+        start = start_row;
+    }
     int64_t configured = 0;
     for (int64_t i = 0; i < rows; i += MR) {
         const uint8_t *a = (const uint8_t *)a_ + i * lda;
