@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cpu/gemm/gemm_s8_impl.h"
+#include "cpu/gemm/ukr/gemm_s8_store_avx512.h"
 
 #define MR 32
 #define NR 32
@@ -111,19 +112,14 @@ tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
 /* C rows 0 .. m - 1, n columns := staged (+ C when accumulating). */
 static void update_c(int accumulate, const int32_t *staged, int32_t *c,
                      int64_t ldc, int64_t m, int64_t n) {
-    const __mmask16 k0 = (__mmask16)((1u << (n < 16 ? n : 16)) - 1u);
-    const __mmask16 k1 = (__mmask16)((1u << (n > 16 ? n - 16 : 0)) - 1u);
-    for (int64_t r = 0; r < m; ++r) {
-        __m512i v0 = _mm512_load_si512((const void *)(staged + r * NR));
-        __m512i v1 = _mm512_load_si512((const void *)(staged + r * NR + 16));
-        int32_t *row = c + r * ldc;
-        if (accumulate) {
-            v0 = _mm512_add_epi32(v0, _mm512_maskz_loadu_epi32(k0, row));
-            v1 = _mm512_add_epi32(v1, _mm512_maskz_loadu_epi32(k1, row + 16));
-        }
-        _mm512_mask_storeu_epi32(row, k0, v0);
-        _mm512_mask_storeu_epi32(row + 16, k1, v1);
-    }
+    __mmask16 k0, k1;
+    tsr_s8_row_masks(n, &k0, &k1);
+    for (int64_t r = 0; r < m; ++r)
+        tsr_s8_update_row(
+                accumulate, NULL, c + r * ldc,
+                _mm512_load_si512((const void *)(staged + r * NR)),
+                _mm512_load_si512((const void *)(staged + r * NR + 16)), k0,
+                k1);
 }
 
 void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cpu/gemm/gemm_s8_impl.h"
+#include "cpu/gemm/ukr/gemm_s8_store_avx512.h"
 
 #define MR 6
 #define NR 32
@@ -83,37 +84,27 @@ void tsr_gemm_s8_shift_rows_avx512_vnni(void *dst, int64_t ld_dst,
             TSR_UKR_ROW(ROW(5), c50, c51);                                     \
     } while (0)
 
-/* Row update: C := base + acc over the masked lanes, base being the old
- * C row (accumulate), the column init, or zero. */
-static inline void update_row(int accumulate, const int32_t *init, int32_t *c,
-                              __m512i acc0, __m512i acc1, __mmask16 k0,
-                              __mmask16 k1) {
-    const int32_t *base = accumulate ? c : init;
-    if (base) {
-        acc0 = _mm512_add_epi32(acc0, _mm512_maskz_loadu_epi32(k0, base));
-        acc1 = _mm512_add_epi32(acc1, _mm512_maskz_loadu_epi32(k1, base + 16));
-    }
-    _mm512_mask_storeu_epi32(c, k0, acc0);
-    _mm512_mask_storeu_epi32(c + 16, k1, acc1);
-}
-
 /* Stores rows 0 .. m - 1 (m >= 1) of the tile, n columns (1 to 32). */
 #define TSR_UKR_STORE_C(accumulate, init, c, ldc, m, n)                        \
     do {                                                                       \
-        const __mmask16 k0 = (__mmask16)((1u << ((n) < 16 ? (n) : 16)) - 1u);  \
-        const __mmask16 k1 =                                                   \
-                (__mmask16)((1u << ((n) > 16 ? (n)-16 : 0)) - 1u);             \
-        update_row(accumulate, init, c, c00, c01, k0, k1);                     \
+        __mmask16 k0, k1;                                                      \
+        tsr_s8_row_masks(n, &k0, &k1);                                         \
+        tsr_s8_update_row(accumulate, init, c, c00, c01, k0, k1);              \
         if ((m) > 1)                                                           \
-            update_row(accumulate, init, (c) + (ldc), c10, c11, k0, k1);       \
+            tsr_s8_update_row(accumulate, init, (c) + (ldc), c10, c11, k0,     \
+                              k1);                                             \
         if ((m) > 2)                                                           \
-            update_row(accumulate, init, (c) + 2 * (ldc), c20, c21, k0, k1);   \
+            tsr_s8_update_row(accumulate, init, (c) + 2 * (ldc), c20, c21, k0, \
+                              k1);                                             \
         if ((m) > 3)                                                           \
-            update_row(accumulate, init, (c) + 3 * (ldc), c30, c31, k0, k1);   \
+            tsr_s8_update_row(accumulate, init, (c) + 3 * (ldc), c30, c31, k0, \
+                              k1);                                             \
         if ((m) > 4)                                                           \
-            update_row(accumulate, init, (c) + 4 * (ldc), c40, c41, k0, k1);   \
+            tsr_s8_update_row(accumulate, init, (c) + 4 * (ldc), c40, c41, k0, \
+                              k1);                                             \
         if ((m) > 5)                                                           \
-            update_row(accumulate, init, (c) + 5 * (ldc), c50, c51, k0, k1);   \
+            tsr_s8_update_row(accumulate, init, (c) + 5 * (ldc), c50, c51, k0, \
+                              k1);                                             \
     } while (0)
 
 /* The final values of a full-width tile of a single pass over K (plus
