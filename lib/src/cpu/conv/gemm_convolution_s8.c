@@ -656,8 +656,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     /* A zero point the source cannot hold pads with zeros and adds its
      * products back at the store, which only col's layout allows. */
     e.taps = cf->taps_ok && e.wei_in_place &&
-             (!sc->with_src_zp || e.z.padded_with_zp) &&
-             tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg);
+             (!sc->with_src_zp || e.z.padded_with_zp);
     /* An s8 source planned by taps is not flipped into col. */
     if (cf->taps_ok && sc->src_dt == tsr_s8 && !e.taps)
         return tsr_runtime_error;
