@@ -25,6 +25,12 @@
 #define KSTEP 16 /* K quads per tile product: 64 bytes of an A row */
 #define PANEL_ROW (NR * 4)
 
+/* GCC's tile intrinsics tell the compiler that ldtilecfg reads the first
+ * 8 bytes of its config and that tileloadd reads no memory at all, so the
+ * stores they depend on could be dropped or sunk (GCC 12 dropped a whole
+ * config): a compiler barrier before them makes those stores happen. */
+#define TSR_AMX_MEMORY_BARRIER() __asm__ volatile("" ::: "memory")
+
 typedef struct {
     uint8_t palette, start_row;
     uint8_t reserved0[14];
@@ -46,6 +52,7 @@ static void configure_tiles(int64_t m) {
         }
     cfg.rows[6] = cfg.rows[7] = KSTEP;
     cfg.colsb[6] = cfg.colsb[7] = 64;
+    TSR_AMX_MEMORY_BARRIER();
     _tile_loadconfig(&cfg);
 }
 
@@ -71,6 +78,7 @@ static inline __attribute__((always_inline)) void
 tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
              const int8_t *b, const int32_t *start, int64_t m,
              int32_t *staged) {
+    TSR_AMX_MEMORY_BARRIER(); /* start, A and B as the caller wrote them */
     if (start) {
         /* A zero stride repeats the start row in every tile row. */
         _tile_loadd(0, start, 0);
@@ -99,6 +107,7 @@ tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
         for (int64_t r = 0; r < m; ++r)
             memcpy(a_tail + r * 64, a + r * lda + 4 * kfull, (size_t)(4 * kr));
         memcpy(b_tail, b + kfull * PANEL_ROW, (size_t)(kr * PANEL_ROW));
+        TSR_AMX_MEMORY_BARRIER();
         TSR_AMX_STEP(two_halves, a_tail, 64, b_tail, PANEL_ROW);
     }
     _tile_stored(0, staged, NR * 4);
