@@ -235,19 +235,36 @@ static void convert_dense(const dnn_mem_t *m, float *f32, int to_f32) {
     const tsr_memory_desc_t *md = &m->md;
     const int64_t n = tsr_memory_desc_nelems(md);
     const int64_t nchunks = (n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+    /* Along a last dim that no inner block splits, offsets step by its
+     * stride: one offset walk per run of it, not per point (the walk was
+     * a fifth of the int8 CI batches' time). */
+    const int last = md->ndims - 1;
+    int last_affine = 1;
+    for (int k = 0; k < md->blocking.inner_nblks; k++)
+        if (md->blocking.inner_idxs[k] == last)
+            last_affine = 0;
+    const tsr_dim_t last_stride = md->blocking.strides[last];
 #pragma omp parallel for schedule(static) if (nchunks > 1)
     for (int64_t c = 0; c < nchunks; c++) {
         tsr_dims_t pos;
         const int64_t end =
                 (c + 1) * CONVERT_CHUNK < n ? (c + 1) * CONVERT_CHUNK : n;
         index_to_pos(md, c * CONVERT_CHUNK, pos);
-        for (int64_t i = c * CONVERT_CHUNK; i < end; i++) {
-            const tsr_dim_t off = tsr_memory_desc_offset(md, pos);
-            if (to_f32)
-                f32[i] = load_element(m->data, md->data_type, off);
-            else
-                store_element(m->data, md->data_type, off, f32[i]);
+        for (int64_t i = c * CONVERT_CHUNK; i < end;) {
+            const int64_t run_left = md->dims[last] - pos[last];
+            const int64_t run =
+                    last_affine ? (end - i < run_left ? end - i : run_left) : 1;
+            const tsr_dim_t off0 = tsr_memory_desc_offset(md, pos);
+            for (int64_t j = 0; j < run; j++) {
+                const tsr_dim_t off = off0 + j * last_stride;
+                if (to_f32)
+                    f32[i + j] = load_element(m->data, md->data_type, off);
+                else
+                    store_element(m->data, md->data_type, off, f32[i + j]);
+            }
+            pos[last] += run - 1;
             next_pos(md, pos);
+            i += run;
         }
     }
 }
