@@ -169,8 +169,9 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
      * where packing with the shift runs the packed kernel and a separate
      * store (res2a_branch2a s8s8s8 on two threads: 248 -> 282 GOPS). The
      * shift joins the source zero point (zp + 128). A kernel that shifts
-     * s8 rows itself reads them in place instead (res2a_branch2a s8s8s8
-     * with the VNNI kernel: 608 -> 674 GOPS, res4b_branch2a 808 -> 908). */
+     * s8 rows itself, or multiplies them as they are, reads them in place
+     * instead (res2a_branch2a s8s8s8 with the VNNI kernel: 608 -> 674
+     * GOPS, res4b_branch2a 808 -> 908). */
     cf->direct =
             gemm_conv_src_direct(cf) && !(sc->src_dt == tsr_s8 && cf->src_cl &&
                                           !tsr_gemm_s8_reads_s8_rows());

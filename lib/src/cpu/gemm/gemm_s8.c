@@ -80,7 +80,7 @@ static const tsr_gemm_s8_kernel_t vnni = {
 
 #if defined(TSR_HAVE_AMX)
 /* The VNNI kernel's panels (nr 32, u8 x s8 quads), so prepacked weights
- * serve both; A as u8 rows only (s8 ones shifted, others copied per mc
+ * serve both; A as u8 or s8 rows only (others copied into rows per mc
  * block). */
 static const tsr_gemm_s8_kernel_t amx = {
         .name = "avx512_core_amx:32x32",
@@ -92,7 +92,7 @@ static const tsr_gemm_s8_kernel_t amx = {
         .kc = 1024,
         .nc = 256,
         .ukr_a_rows = tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx,
-        .shift_rows = tsr_gemm_s8_shift_rows_avx512_vnni,
+        .ukr_s8_rows = tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx,
         .pack = tsr_gemm_s8_pack_avx2,
         .min_rows = 16,
         .few_rows = &vnni,
@@ -248,7 +248,8 @@ static void finish_tile(const tsr_gemm_s8_args_t *args, int to_dst, int nr,
 }
 
 int tsr_gemm_s8_reads_s8_rows(void) {
-    return tsr_gemm_s8_select_kernel()->shift_rows != NULL;
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    return kern->shift_rows || kern->ukr_s8_rows;
 }
 
 int tsr_gemm_s8_taps_row_tile(void) {
@@ -416,18 +417,23 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int g = tsr_gemm_s8_kgroup(kb->layout);
         const int esz = tsr_gemm_s8_elem_bytes(kb->layout);
         const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
+        /* s8 rows the kernel multiplies as they are: no shift. */
+        const int s8_rows = !a_u8 && kb->ukr_s8_rows;
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
-                            args->a_dt == tsr_s8;
+                            !a_u8 && !s8_rows;
         /* Rows the kernel reads in place (K quads lie in each row; s8
          * ones once shifted into u8 rows per mc block, where the kernel
          * has shift_rows); otherwise A is packed. */
-        const int shift_s8 = !a_u8 && kb->shift_rows;
-        const int a_in_place = kb->ukr_a_rows && (a_u8 || shift_s8) &&
-                               !args->transa &&
+        const int shift_s8 = !a_u8 && !s8_rows && kb->shift_rows;
+        const int a_in_place = kb->ukr_a_rows &&
+                               (a_u8 || s8_rows || shift_s8) && !args->transa &&
                                (K % 4 == 0 || args->a_rows_padded);
-        /* A kernel of rows only gets the others copied into u8 rows. */
+        /* A kernel of rows only gets the others copied into rows (s8
+         * ones shifted to u8 unless it takes s8 rows). */
         const int a_copied = !kb->ukr && !a_in_place;
         const int a_rows = a_in_place || a_copied;
+        const tsr_gemm_s8_ukr_a_rows_fn ukr_rows =
+                s8_rows ? kb->ukr_s8_rows : kb->ukr_a_rows;
         const int32_t *init = block_col_init(args, shift_a, jc, ncur, init_buf);
         const int64_t kc = a_rows ? TSR_MAX(K, 1) : kc_packed;
         /* Full panels of row tiles (one pass over K) store into dst
@@ -452,8 +458,8 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 } else if (a_copied) {
                     /* Panels of one line: rows of all of K, zero-padded
                      * to whole quads, s8 shifted to u8. */
-                    kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
-                             kcur, 1, shifted);
+                    kb->pack(kb->layout, 1, a_u8 || s8_rows, a_block, a_sx,
+                             a_sp, mcur, kcur, 1, shifted);
                     a_block = (const char *)shifted;
                     lda = kgroups * 4;
                 }
@@ -467,10 +473,10 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const int32_t *col = init ? init + jr : NULL;
                     if (a_rows) {
                         tsr_gemm_s8_tile_dst_t td;
-                        kb->ukr_a_rows(kgroups, a_block, lda, pb, pc > 0, col,
-                                       tile + jr, ld, mcur, n,
-                                       tile_dst(args, to_dst && n == nr, ic,
-                                                jc + jr, &td));
+                        ukr_rows(kgroups, a_block, lda, pb, pc > 0, col,
+                                 tile + jr, ld, mcur, n,
+                                 tile_dst(args, to_dst && n == nr, ic, jc + jr,
+                                          &td));
                         continue;
                     }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {

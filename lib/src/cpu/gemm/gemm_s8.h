@@ -142,8 +142,8 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                                 int c_in_scratch, int nthr);
 
 /* 1 when the kernel the CPU selects reads s8 rows of A (not transposed)
- * as it reads u8 ones in place, shifted once per block of rows; else they
- * are packed. */
+ * as it reads u8 ones in place (as they are, or shifted once per block of
+ * rows); else they are packed. */
 int tsr_gemm_s8_reads_s8_rows(void);
 
 /* The rows of one tile of the kernel the CPU selects: with A by taps,

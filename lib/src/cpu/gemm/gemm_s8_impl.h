@@ -211,7 +211,10 @@ typedef struct tsr_gemm_s8_kernel {
     tsr_gemm_s8_ukr_fn ukr;
     tsr_gemm_s8_ukr_fn ukr_tail;          /* tiles of m < mr rows; NULL: ukr */
     tsr_gemm_s8_ukr_a_rows_fn ukr_a_rows; /* NULL: A always packed */
-    tsr_gemm_s8_ukr_taps_fn ukr_taps;     /* NULL: no direct taps */
+    /* ukr_a_rows for s8 rows times the s8 B quads as they are (no shift,
+     * no compensation); NULL: s8 rows are shifted or packed. */
+    tsr_gemm_s8_ukr_a_rows_fn ukr_s8_rows;
+    tsr_gemm_s8_ukr_taps_fn ukr_taps; /* NULL: no direct taps */
     /* s8 rows that would be read in place or by taps are shifted into a
      * block of u8 rows for ukr_a_rows instead; NULL: s8 A is packed. */
     tsr_gemm_s8_shift_rows_fn shift_rows;
@@ -300,14 +303,20 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            int64_t ldc, int64_t m, int64_t n,
                                            const tsr_gemm_s8_tile_dst_t *td);
 
-/* The AMX kernel reads A as u8 rows only (ukr_a_rows; no packed-A
- * ukr). */
+/* The AMX kernel reads A as rows only (ukr_a_rows for u8 rows,
+ * ukr_s8_rows for s8 ones; no packed-A ukr). */
 void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(int64_t kgroups, const void *a,
                                              int64_t lda, const void *b,
                                              int accumulate,
                                              const int32_t *init, int32_t *c,
                                              int64_t ldc, int64_t m, int64_t n,
                                              const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(int64_t kgroups, const void *a,
+                                              int64_t lda, const void *b,
+                                              int accumulate,
+                                              const int32_t *init, int32_t *c,
+                                              int64_t ldc, int64_t m, int64_t n,
+                                              const tsr_gemm_s8_tile_dst_t *td);
 
 /* The portable kernel works on the quad layout, so the shift and
  * compensation path of the VNNI kernel is exercised on every CPU. */

@@ -1,13 +1,14 @@
 /* AMX int8 micro-kernel: 32 rows x 32 columns of s32 in four 16 x 16
- * accumulator tiles, A read as u8 rows (in place or from a block of
- * rows the frame copied or shifted) and B the packed u8 x s8 quad panels
- * of the VNNI kernel, so the prepacked weights serve both.
+ * accumulator tiles, A read as u8 or s8 rows (in place or from a block of
+ * rows the frame copied) and B the packed quad panels of the VNNI kernel,
+ * so the prepacked weights serve both. s8 rows go through tdpbssd (s8 x s8
+ * quads) as they are: no shift by +128 and no compensation.
  *
  * Tiles: C(r, h) = tmm(2r + h) for row half r and column half h, A's row
  * halves in tmm4-5, B's column halves in tmm6-7. A panel's K quad g holds
  * the 32 columns' quads in 128 bytes, so B's column half h is a tile of
- * 16 quads (rows) of 64 bytes at stride 128. tdpbusd sums u8 x s8 quads
- * into s32 exactly, as vpdpbusd does.
+ * 16 quads (rows) of 64 bytes at stride 128. tdpbusd and tdpbssd sum
+ * quads into s32 exactly, as vpdpbusd does.
  *
  * The last K step of fewer than 16 quads and the tile rows past m are
  * the only ragged edges: rows through the tile configuration (loaded per
@@ -56,27 +57,36 @@ static void configure_tiles(int64_t m) {
     _tile_loadconfig(&cfg);
 }
 
+/* C tile c += A tile a x B tile b: u8 or s8 A quads, s8 B quads. */
+#define TSR_AMX_DP(a_s8, c, a, b)                                              \
+    do {                                                                       \
+        if (a_s8)                                                              \
+            _tile_dpbssd(c, a, b);                                             \
+        else                                                                   \
+            _tile_dpbusd(c, a, b);                                             \
+    } while (0)
+
 /* One K step of the tile: A's halves at a (row stride lda), B's panel
  * step at b (row stride PANEL_ROW). */
-#define TSR_AMX_STEP(two_halves, a, lda, b, ldb)                               \
+#define TSR_AMX_STEP(a_s8, two_halves, a, lda, b, ldb)                         \
     do {                                                                       \
         _tile_loadd(6, (b), (ldb));                                            \
         _tile_loadd(7, (const char *)(b) + 64, (ldb));                         \
         _tile_loadd(4, (a), (lda));                                            \
-        _tile_dpbusd(0, 4, 6);                                                 \
-        _tile_dpbusd(1, 4, 7);                                                 \
+        TSR_AMX_DP(a_s8, 0, 4, 6);                                             \
+        TSR_AMX_DP(a_s8, 1, 4, 7);                                             \
         if (two_halves) {                                                      \
             _tile_loadd(5, (const char *)(a) + 16 * (lda), (lda));             \
-            _tile_dpbusd(2, 5, 6);                                             \
-            _tile_dpbusd(3, 5, 7);                                             \
+            TSR_AMX_DP(a_s8, 2, 5, 6);                                         \
+            TSR_AMX_DP(a_s8, 3, 5, 7);                                         \
         }                                                                      \
     } while (0)
 
 /* The product of an m-row tile over kgroups quads into staged (32 rows
  * of 32 s32), starting from `start` in every row (NULL: zeros). */
 static inline __attribute__((always_inline)) void
-tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
-             const int8_t *b, const int32_t *start, int64_t m,
+tile_product(int a_s8, int two_halves, int64_t kgroups, const uint8_t *a,
+             int64_t lda, const int8_t *b, const int32_t *start, int64_t m,
              int32_t *staged) {
     TSR_AMX_MEMORY_BARRIER(); /* start, A and B as the caller wrote them */
     if (start) {
@@ -97,7 +107,8 @@ tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
     }
     const int64_t kfull = kgroups / KSTEP * KSTEP;
     for (int64_t g = 0; g < kfull; g += KSTEP)
-        TSR_AMX_STEP(two_halves, a + 4 * g, lda, b + g * PANEL_ROW, PANEL_ROW);
+        TSR_AMX_STEP(a_s8, two_halves, a + 4 * g, lda, b + g * PANEL_ROW,
+                     PANEL_ROW);
     if (kfull < kgroups) {
         const int64_t kr = kgroups - kfull;
         uint8_t a_tail[MR * 64] __attribute__((aligned(64)));
@@ -108,7 +119,7 @@ tile_product(int two_halves, int64_t kgroups, const uint8_t *a, int64_t lda,
             memcpy(a_tail + r * 64, a + r * lda + 4 * kfull, (size_t)(4 * kr));
         memcpy(b_tail, b + kfull * PANEL_ROW, (size_t)(kr * PANEL_ROW));
         TSR_AMX_MEMORY_BARRIER();
-        TSR_AMX_STEP(two_halves, a_tail, 64, b_tail, PANEL_ROW);
+        TSR_AMX_STEP(a_s8, two_halves, a_tail, 64, b_tail, PANEL_ROW);
     }
     _tile_stored(0, staged, NR * 4);
     _tile_stored(1, staged + 16, NR * 4);
@@ -131,10 +142,11 @@ static void update_c(int accumulate, const int32_t *staged, int32_t *c,
                 k1);
 }
 
-void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
-        int64_t kgroups, const void *a_, int64_t lda, const void *b_,
-        int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
-        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
+static inline __attribute__((always_inline)) void
+a_rows_tiles(int a_s8, int64_t kgroups, const void *a_, int64_t lda,
+             const void *b_, int accumulate, const int32_t *init, int32_t *c_,
+             int64_t ldc, int64_t rows, int64_t n,
+             const tsr_gemm_s8_tile_dst_t *td_) {
     int32_t staged[MR * NR] __attribute__((aligned(64)));
     /* Accumulating tiles add to C, which already holds init. A tile
      * load reads all 32 columns: a shorter init is padded first. */
@@ -154,9 +166,9 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
             configured = m;
         }
         if (m > 16)
-            tile_product(1, kgroups, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 1, kgroups, a, lda, b_, start, m, staged);
         else
-            tile_product(0, kgroups, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 0, kgroups, a, lda, b_, start, m, staged);
         if (td_) {
             const tsr_gemm_s8_tile_dst_t td = tsr_gemm_s8_tile_dst_from(td_, i);
             tsr_gemm_s8_store_staged(&td, td.common->rows32, staged, NR, m);
@@ -165,4 +177,18 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
         }
     }
     _tile_release();
+}
+
+void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
+        int64_t kgroups, const void *a, int64_t lda, const void *b,
+        int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
+        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
+    a_rows_tiles(0, kgroups, a, lda, b, accumulate, init, c, ldc, rows, n, td);
+}
+
+void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(
+        int64_t kgroups, const void *a, int64_t lda, const void *b,
+        int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
+        int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
+    a_rows_tiles(1, kgroups, a, lda, b, accumulate, init, c, ldc, rows, n, td);
 }
