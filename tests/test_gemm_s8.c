@@ -6,7 +6,8 @@
  * kernel's domain) up to its edge and one past it, the few-rows path (M <= 4,
  * B as stored), the epilogue callback with the caller's C and with C in
  * scratch (and next to it the kernels' common store into dst), prepacked B, A
- * given by taps (where the kernel takes them), user scratch, thread teams, the
+ * given by taps or tap offsets (where the kernel takes them), user scratch,
+ * thread teams, the
  * column-sum helper and argument checks. Whichever kernel the CPU (capped by
  * TSR_MAX_CPU_ISA) selects is the one tested. */
 #include <math.h>
@@ -255,6 +256,23 @@ static void collect_tile(const void *ctx_, const int32_t *tile, int64_t ld,
         }
 }
 
+/* args with C in scratch, the tiles going to collect_tile (into ctx's
+ * out and visits, allocated here for the caller to free) and the kernels'
+ * store into dst through ds. */
+static tsr_gemm_s8_args_t collecting_args(const buffers_t *b,
+                                          tsr_gemm_s8_args_t args,
+                                          const tsr_gemm_s8_dst_t *ds,
+                                          collect_t *ctx) {
+    ctx->out = new_c(b);
+    ctx->visits = calloc((size_t)(b->p.M * b->ldc + 1), sizeof(int));
+    ctx->ld = b->ldc;
+    args.C = NULL;
+    args.epilogue = collect_tile;
+    args.epilogue_ctx = ctx;
+    args.dst_store = ds;
+    return args;
+}
+
 /* B in the prepacked layout of the current kernel, built from the
  * documented formula (NULL when the kernel reads no prepacked B). */
 static int8_t *prepack_b(const buffers_t *b, int64_t *bytes) {
@@ -341,14 +359,10 @@ static void check_dst_store(const buffers_t *b, tsr_gemm_s8_args_t args,
         unsigned char *dst = malloc(dst_bytes);
         memset(dst, 0xa5, dst_bytes);
         const tsr_gemm_s8_dst_t ds = {&cs, dst, ldd, NULL};
-        int32_t *out = new_c(b);
-        int *visits = calloc((size_t)(M * b->ldc + 1), sizeof(int));
-        collect_t ctx = {out, visits, b->ldc};
-        tsr_gemm_s8_args_t a = args;
-        a.C = NULL;
-        a.epilogue = collect_tile;
-        a.epilogue_ctx = &ctx;
-        a.dst_store = &ds;
+        collect_t ctx;
+        const tsr_gemm_s8_args_t a = collecting_args(b, args, &ds, &ctx);
+        const int32_t *out = ctx.out;
+        const int *visits = ctx.visits;
         int64_t bad = 0;
         if (CHECK(tsr_gemm_s8(&a) == tsr_success))
             for (int64_t m = 0; m < M; ++m)
@@ -381,8 +395,8 @@ static void check_dst_store(const buffers_t *b, tsr_gemm_s8_args_t args,
                    u8 ? "u8" : "f32", (long long)bad);
             describe(&b->p);
         }
-        free(visits);
-        free(out);
+        free(ctx.visits);
+        free(ctx.out);
         free(dst);
     }
     free(scale);
@@ -832,6 +846,159 @@ static void test_taps(void) {
     free_buffers(&b);
 }
 
+/* A by tap offsets against the reference: rows `step` bytes apart in one
+ * buffer, tap t at offset off[t] (taps overlapping rows, as in a window),
+ * B plain and prepacked, C given, in scratch, and stored into dst with
+ * row_off where every third row is -1 (not stored by the kernels: those
+ * dst rows stay untouched, and the callback still gets them). Where the
+ * kernel takes no tap offsets, the call is refused. */
+static void run_tap_offs_dt(tsr_data_type_t a_dt, int64_t M, int64_t N,
+                            int64_t ntaps, int64_t k_tap) {
+    const problem_t p = {0, 0, a_dt, M, N,          ntaps * k_tap,
+                         0, 0, 0,    1, fill_random};
+    buffers_t b = make_buffers(&p);
+    const int64_t step = k_tap + 4;
+    int64_t off[TSR_GEMM_MAX_TAPS];
+    for (int64_t t = 0; t < ntaps; ++t)
+        off[t] = t * (3 * step + 8);
+    const int64_t win_bytes = (M - 1) * step + off[ntaps - 1] + k_tap;
+    uint8_t *win = malloc((size_t)win_bytes);
+    for (int64_t i = 0; i < win_bytes; ++i)
+        win[i] = a_value(a_dt, fill_random);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t t = 0; t < ntaps; ++t)
+            memcpy(b.A + m * b.lda + t * k_tap, win + m * step + off[t],
+                   (size_t)k_tap);
+    compute_ref(&b);
+    const tsr_gemm_s8_tap_offs_t to = {ntaps, k_tap, off};
+    int32_t *C = new_c(&b);
+    tsr_gemm_s8_args_t args = make_args(&b, C);
+    args.A = win;
+    args.lda = step;
+    args.a_tap_offs = &to;
+    if (!tsr_gemm_s8_tap_offs_supported(ntaps, k_tap)) {
+        CHECK(tsr_gemm_s8(&args) == tsr_invalid_arguments);
+        free(C);
+        free(win);
+        free_buffers(&b);
+        return;
+    }
+    if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+        check_c(&b, C, b.ldc, "A by tap offsets");
+    check_in_scratch(&b, args, "A by tap offsets, C in scratch");
+    int64_t bytes = 0;
+    int8_t *packed = prepack_b(&b, &bytes);
+    int32_t *sums = malloc(sizeof(int32_t) * (size_t)(N + 1));
+    tsr_gemm_s8_col_sums(0, p.K, N, b.B, b.ldb, NULL, 1, sums);
+    if (packed) {
+        tsr_gemm_s8_args_t pa = args;
+        pa.B = packed;
+        pa.b_prepacked = 1;
+        pa.b_col_sums = sums;
+        for (int64_t i = 0; i < M * b.ldc; ++i)
+            C[i] = C_PAD_SENTINEL;
+        if (CHECK(tsr_gemm_s8(&pa) == tsr_success))
+            check_c(&b, C, b.ldc, "A by tap offsets, prepacked B");
+    }
+
+    /* dst_store with row_off: the plain f32 form. */
+    tsr_epilogue_fused_plan_t plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.ok = 1;
+    tsr_epilogue_common_t cs;
+    memset(&cs, 0, sizeof(cs));
+    cs.f.plan = &plan;
+    const int form =
+            tsr_epilogue_common_form(&plan, tsr_f32, tsr_round_nearest);
+    if (CHECK(form > 0)) {
+        tsr_epilogue_common_kernels(&cs, tsr_f32, form);
+        const float untouched = -12345.f;
+        float *dst = malloc(sizeof(float) * (size_t)(M * N + 1));
+        int64_t *row_off = malloc(sizeof(int64_t) * (size_t)M);
+        for (int64_t i = 0; i < M * N; ++i)
+            dst[i] = untouched;
+        for (int64_t m = 0; m < M; ++m)
+            row_off[m] = m % 3 == 1 ? -1 : m * N;
+        const tsr_gemm_s8_dst_t ds = {&cs, dst, N, row_off};
+        collect_t ctx;
+        const tsr_gemm_s8_args_t da = collecting_args(&b, args, &ds, &ctx);
+        const int32_t *out = ctx.out;
+        const int *visits = ctx.visits;
+        int64_t bad = 0;
+        if (CHECK(tsr_gemm_s8(&da) == tsr_success))
+            for (int64_t m = 0; m < M; ++m)
+                for (int64_t n = 0; n < N; ++n) {
+                    const float ref = (float)b.ref[m * N + n];
+                    const int seen = visits[m * b.ldc + n];
+                    /* Each element once: by the kernel (dst), or by the
+                     * callback; rows not stored stay untouched in dst. */
+                    if (seen)
+                        bad += seen != 1 ||
+                               out[m * b.ldc + n] != b.ref[m * N + n] ||
+                               dst[m * N + n] != untouched;
+                    else
+                        bad += m % 3 == 1 ? dst[m * N + n] != untouched
+                                          : dst[m * N + n] != ref;
+                }
+        if (!CHECK(bad == 0)) {
+            printf("  A by tap offsets, dst rows: %lld wrong elements\n",
+                   (long long)bad);
+            describe(&p);
+        }
+        free(ctx.visits);
+        free(ctx.out);
+        free(row_off);
+        free(dst);
+    }
+    free(sums);
+    free(packed);
+    free(C);
+    free(win);
+    free_buffers(&b);
+}
+
+static void test_tap_offs(void) {
+    static const tsr_data_type_t dts[] = {tsr_u8, tsr_s8};
+    for (int d = 0; d < 2; ++d) {
+        run_tap_offs_dt(dts[d], 1, 1, 1, 4);
+        run_tap_offs_dt(dts[d], 17, 33, 9, 64);  /* half tiles, a tail panel */
+        run_tap_offs_dt(dts[d], 70, 64, 3, 128); /* tiles of 32, 32 and 6 */
+        run_tap_offs_dt(dts[d], 45, 40, 5, 68);  /* a K tail in each tap */
+        run_tap_offs_dt(dts[d], 300, 96, 4, 64); /* several cache blocks */
+        run_tap_offs_dt(dts[d], 33, 32, TSR_GEMM_MAX_TAPS, 8);
+    }
+    /* Refused: with taps as well, transposed, K not ntaps * k_tap, k_tap
+     * not a multiple of 4, more taps than a call takes. */
+    const problem_t p = {0, 0, tsr_u8, 4, 4, 8, 0, 0, 0, 0, fill_random};
+    buffers_t b = make_buffers(&p);
+    int64_t off[2] = {0, 4};
+    tsr_gemm_s8_tap_offs_t to = {2, 4, off};
+    int32_t *C = new_c(&b);
+    tsr_gemm_s8_args_t good = make_args(&b, C);
+    good.a_tap_offs = &to;
+    const tsr_gemm_taps_t taps = {2, 4, list_taps, NULL};
+    tsr_gemm_s8_args_t a = good;
+    a.a_taps = &taps;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.transa = 1;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    a = good;
+    a.K = 12;
+    CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);
+    to.k_tap = 2;
+    good.K = 4;
+    CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
+    to.k_tap = 4;
+    to.ntaps = TSR_GEMM_MAX_TAPS + 1;
+    good.K = to.ntaps * 4;
+    CHECK(tsr_gemm_s8(&good) == tsr_invalid_arguments);
+    CHECK(!tsr_gemm_s8_tap_offs_supported(TSR_GEMM_MAX_TAPS + 1, 4));
+    CHECK(!tsr_gemm_s8_tap_offs_supported(2, 6));
+    free(C);
+    free_buffers(&b);
+}
+
 /* The precondition check of a kernel that has one, on packed bytes: pairs
  * (2i, 2i + 1) with |b0| + |b1| <= 128 pass, one pair over fails it,
  * wherever it sits (vector blocks and the tail). */
@@ -876,5 +1043,6 @@ int main(void) {
     test_extremes(kern);
     test_threads();
     test_taps();
+    test_tap_offs();
     return check_failures() != 0;
 }

@@ -93,6 +93,7 @@ static const tsr_gemm_s8_kernel_t amx = {
         .nc = 256,
         .ukr_a_rows = tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx,
         .ukr_s8_rows = tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx,
+        .ukr_tap_offs = tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx,
         .pack = tsr_gemm_s8_pack_avx2,
         .min_rows = 16,
         .few_rows = &vnni,
@@ -254,6 +255,11 @@ int tsr_gemm_s8_reads_s8_rows(void) {
 
 int tsr_gemm_s8_taps_row_tile(void) {
     return tsr_gemm_s8_select_kernel()->mr;
+}
+
+int tsr_gemm_s8_tap_offs_supported(int64_t ntaps, int64_t k_tap) {
+    return tsr_gemm_s8_select_kernel()->ukr_tap_offs && ntaps >= 1 &&
+           ntaps <= TSR_GEMM_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
 }
 
 int tsr_gemm_s8_taps_s8_supported(void) {
@@ -418,16 +424,17 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
         const int esz = tsr_gemm_s8_elem_bytes(kb->layout);
         const int64_t panel_bytes = tsr_rnd_up(K, g) * nr * esz;
         /* s8 rows the kernel multiplies as they are: no shift. */
-        const int s8_rows = !a_u8 && kb->ukr_s8_rows;
+        const int s8_rows = !a_u8 && (kb->ukr_s8_rows || args->a_tap_offs);
         const int shift_a = kb->layout == tsr_gemm_s8_layout_u8s8_quads &&
                             !a_u8 && !s8_rows;
         /* Rows the kernel reads in place (K quads lie in each row; s8
          * ones once shifted into u8 rows per mc block, where the kernel
          * has shift_rows); otherwise A is packed. */
         const int shift_s8 = !a_u8 && !s8_rows && kb->shift_rows;
-        const int a_in_place = kb->ukr_a_rows &&
-                               (a_u8 || s8_rows || shift_s8) && !args->transa &&
-                               (K % 4 == 0 || args->a_rows_padded);
+        const int a_in_place =
+                args->a_tap_offs ||
+                (kb->ukr_a_rows && (a_u8 || s8_rows || shift_s8) &&
+                 !args->transa && (K % 4 == 0 || args->a_rows_padded));
         /* A kernel of rows only gets the others copied into rows (s8
          * ones shifted to u8 unless it takes s8 rows). */
         const int a_copied = !kb->ukr && !a_in_place;
@@ -471,6 +478,14 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                     const char *pb =
                             b_panels + jr / nr * panel_bytes + pc * nr * esz;
                     const int32_t *col = init ? init + jr : NULL;
+                    if (args->a_tap_offs) {
+                        tsr_gemm_s8_tile_dst_t td;
+                        kb->ukr_tap_offs(!a_u8, args->a_tap_offs, a_block, lda,
+                                         pb, col, tile + jr, ld, mcur, n,
+                                         tile_dst(args, to_dst && n == nr, ic,
+                                                  jc + jr, &td));
+                        continue;
+                    }
                     if (a_rows) {
                         tsr_gemm_s8_tile_dst_t td;
                         ukr_rows(kgroups, a_block, lda, pb, pc > 0, col,
@@ -644,7 +659,8 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
         return 0;
     if (a->dst_store &&
         (a->C || !a->dst_store->common || !a->dst_store->dst ||
-         a->dst_store->ld < a->N || (a->dst_store->row_off && !a->a_taps)))
+         a->dst_store->ld < a->N ||
+         (a->dst_store->row_off && !a->a_taps && !a->a_tap_offs)))
         return 0;
     if (a->a_rows_padded && !a->transa && a->lda < tsr_rnd_up(a->K, 4))
         return 0;
@@ -656,7 +672,18 @@ static int args_valid(const tsr_gemm_s8_args_t *a) {
          !tsr_gemm_s8_taps_supported(a->a_taps->ntaps, a->a_taps->k_tap)))
         return 0;
     if (a->a_taps)
-        return a->B != NULL;
+        return a->B != NULL && !a->a_tap_offs;
+    if (a->a_tap_offs) {
+        const tsr_gemm_s8_tap_offs_t *t = a->a_tap_offs;
+        if (!t->off || !a->A || !a->B || a->lda < 1 || a->transa ||
+            a->K != t->ntaps * t->k_tap ||
+            !tsr_gemm_s8_tap_offs_supported(t->ntaps, t->k_tap))
+            return 0;
+        if (a->b_prepacked)
+            return tsr_gemm_s8_prepacked_nr() &&
+                   (a->a_dt == tsr_u8 || a->b_col_sums);
+        return a->ldb >= (a->transb ? a->K : a->N);
+    }
     if (a->b_prepacked) {
         /* B's layout is the current kernel's: A alone has a stride. */
         if (!tsr_gemm_s8_prepacked_nr() ||
@@ -703,7 +730,7 @@ tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {
         return tsr_success;
 
     const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
-    if (kern->few_rows && args->M < kern->min_rows)
+    if (kern->few_rows && args->M < kern->min_rows && !args->a_tap_offs)
         kern = kern->few_rows;
     if (kern->fallback && !args->a_taps && use_small_m(args, kern->fallback))
         kern = kern->fallback;

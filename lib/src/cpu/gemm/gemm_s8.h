@@ -43,9 +43,10 @@ typedef void (*tsr_gemm_s8_epilogue_fn)(const void *ctx, const int32_t *tile,
 
 /* C stored straight into dst by the micro-kernels, through the
  * epilogue's common form (see tsr_epilogue_common_t): C[m][n] becomes
- * element m * ld + n of dst, or with row_off (A by taps only) element
- * row_off[m] + n, of type common->dt, with the operands of column n at
- * common's column n. */
+ * element m * ld + n of dst, or with row_off (A by taps or tap offsets
+ * only) element row_off[m] + n, where row_off[m] >= 0 (a negative one:
+ * row m is not stored), of type common->dt, with the operands of column n
+ * at common's column n. */
 typedef struct {
     const tsr_epilogue_common_t *common;
     void *dst;
@@ -64,6 +65,10 @@ typedef struct {
      * a_rows_padded unused), with a_dt u8 (or s8, see above), B prepacked
      * and tsr_gemm_s8_taps_supported(ntaps, k_tap). */
     const tsr_gemm_taps_t *a_taps;
+    /* Non-NULL: A by tap offsets from A (lda its row stride, transa 0,
+     * a_rows_padded unused), K = ntaps * k_tap, a_dt u8 or s8, where
+     * tsr_gemm_s8_tap_offs_supported(ntaps, k_tap). */
+    const tsr_gemm_s8_tap_offs_t *a_tap_offs;
     /* 1: every row of an untransposed A has rnd_up(K, 4) readable bytes
      * (lda >= that), so kernels may read whole K quads of it in place;
      * the bytes past K are multiplied by zero weights only. */
@@ -149,6 +154,10 @@ int tsr_gemm_s8_reads_s8_rows(void);
 /* The rows of one tile of the kernel the CPU selects: with A by taps,
  * the tiles of which all rows read a tap in the padding leave it out. */
 int tsr_gemm_s8_taps_row_tile(void);
+
+/* 1 when the kernel the CPU selects takes A by tap offsets
+ * (tsr_gemm_s8_args_t.a_tap_offs) of ntaps taps of k_tap values. */
+int tsr_gemm_s8_tap_offs_supported(int64_t ntaps, int64_t k_tap);
 
 /* 1 when the kernel the CPU selects also takes s8 rows by taps. */
 int tsr_gemm_s8_taps_s8_supported(void);

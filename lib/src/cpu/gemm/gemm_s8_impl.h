@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cpu/common/epilogue_f32.h"
+#include "cpu/gemm/gemm_taps.h"
 #include "tessera.h"
 
 /* How a kernel wants its panels. K is cut into groups of `kgroup`
@@ -38,8 +39,9 @@ typedef void (*tsr_gemm_s8_ukr_fn)(int64_t kgroups, const void *a,
 /* Where a kernel stores its tile's final values instead of C: through
  * the epilogue's common form into dst (tsr_gemm_s8_dst_t), the tile being
  * columns col .. col + nr - 1 of the call and its row r starting at byte
- * r * row_bytes of `dst`, or with row_off (taps kernels only) at element
- * row_off[r] of dst. */
+ * r * row_bytes of `dst`, or with row_off (taps and tap offsets kernels
+ * only) at element row_off[r] of dst, not stored where that is negative
+ * (row_bytes then is the distance of consecutive points). */
 typedef struct {
     const tsr_epilogue_common_t *common;
     int64_t col;
@@ -61,8 +63,8 @@ tsr_gemm_s8_tile_dst_from(const tsr_gemm_s8_tile_dst_t *td, int64_t i) {
 
 /* A staged tile of final values (m rows of `width` s32, width the
  * store's unit) into td's dst through `store` (rows16 or rows32 of td's
- * common form): one call for rows at a fixed distance, one per row with
- * row_off. */
+ * common form): one call for rows at a fixed distance, one per run of
+ * rows at that distance with row_off. */
 static inline void tsr_gemm_s8_store_staged(const tsr_gemm_s8_tile_dst_t *td,
                                             tsr_epilogue_rows16_fn store,
                                             const int32_t *staged, int width,
@@ -71,9 +73,18 @@ static inline void tsr_gemm_s8_store_staged(const tsr_gemm_s8_tile_dst_t *td,
         store(td->common, td->col, staged, m, td->dst, td->row_bytes);
         return;
     }
-    for (int64_t r = 0; r < m; r++)
-        store(td->common, td->col, staged + r * width, 1,
-              td->dst + td->row_off[r] * td->common->dt_bytes, 0);
+    /* Runs of rows row_bytes apart in one call; negative rows skipped. */
+    const int64_t step = td->row_bytes / td->common->dt_bytes;
+    for (int64_t r = 0, run; r < m; r += run) {
+        run = 1;
+        if (td->row_off[r] < 0)
+            continue;
+        while (r + run < m &&
+               td->row_off[r + run] == td->row_off[r] + run * step)
+            run++;
+        store(td->common, td->col, staged + r * width, run,
+              td->dst + td->row_off[r] * td->common->dt_bytes, td->row_bytes);
+    }
 }
 
 /* The same with A read in place, over any number of rows m (tile after
@@ -105,6 +116,14 @@ typedef void (*tsr_gemm_s8_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
                                         const int32_t *init, int32_t *c,
                                         int64_t ldc, int64_t m, int64_t n,
                                         const tsr_gemm_s8_tile_dst_t *td);
+
+/* The same over all of K in one call with A by tap offsets
+ * (tsr_gemm_s8_tap_offs_t; u8 rows, or s8 ones with a_s8): C := init + P
+ * (init NULL: zeros), or into td's dst. */
+typedef void (*tsr_gemm_s8_ukr_tap_offs_fn)(
+        int a_s8, const tsr_gemm_s8_tap_offs_t *taps, const void *a,
+        int64_t lda, const void *b, const int32_t *init, int32_t *c,
+        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 
 /* For the micro-kernels of 6-row tiles: expands BODY(rows) with rows the
  * literal value of the tile's row count m (1 to 6, a variable in scope),
@@ -214,7 +233,8 @@ typedef struct tsr_gemm_s8_kernel {
     /* ukr_a_rows for s8 rows times the s8 B quads as they are (no shift,
      * no compensation); NULL: s8 rows are shifted or packed. */
     tsr_gemm_s8_ukr_a_rows_fn ukr_s8_rows;
-    tsr_gemm_s8_ukr_taps_fn ukr_taps; /* NULL: no direct taps */
+    tsr_gemm_s8_ukr_taps_fn ukr_taps;         /* NULL: no direct taps */
+    tsr_gemm_s8_ukr_tap_offs_fn ukr_tap_offs; /* NULL: no tap offsets */
     /* s8 rows that would be read in place or by taps are shifted into a
      * block of u8 rows for ukr_a_rows instead; NULL: s8 A is packed. */
     tsr_gemm_s8_shift_rows_fn shift_rows;
@@ -304,13 +324,18 @@ void tsr_gemm_s8_ukr_6x32_taps_avx512_vnni(int64_t ntaps, const int32_t *taps,
                                            const tsr_gemm_s8_tile_dst_t *td);
 
 /* The AMX kernel reads A as rows only (ukr_a_rows for u8 rows,
- * ukr_s8_rows for s8 ones; no packed-A ukr). */
+ * ukr_s8_rows for s8 ones, ukr_tap_offs by tap offsets; no packed-A
+ * ukr). */
 void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(int64_t kgroups, const void *a,
                                              int64_t lda, const void *b,
                                              int accumulate,
                                              const int32_t *init, int32_t *c,
                                              int64_t ldc, int64_t m, int64_t n,
                                              const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
+        int a_s8, const tsr_gemm_s8_tap_offs_t *taps, const void *a,
+        int64_t lda, const void *b, const int32_t *init, int32_t *c,
+        int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(int64_t kgroups, const void *a,
                                               int64_t lda, const void *b,
                                               int accumulate,

@@ -24,6 +24,15 @@ typedef struct {
     const void *ctx;
 } tsr_gemm_taps_t;
 
+/* A by tap offsets, the direct form of a convolution over a zero-padded
+ * window of its source, in which the points of a tile are equally spaced
+ * (padded points in between compute rows nobody stores): row m, tap t is
+ * the k_tap values at byte A + m * lda + off[t] (K = ntaps * k_tap). */
+typedef struct {
+    int64_t ntaps, k_tap;
+    const int64_t *off;
+} tsr_gemm_s8_tap_offs_t;
+
 /* The taps listed for each row tile of an mc block (mc / mr tiles) in a
  * GEMM's scratch: their count (an int64_t per tile), tap indices (an
  * int32_t per tap) from ids_at, then the row pointers from rows_at;

@@ -1,6 +1,8 @@
 /* AMX int8 micro-kernel: 32 rows x 32 columns of s32 in four 16 x 16
- * accumulator tiles, A read as u8 or s8 rows (in place or from a block of
- * rows the frame copied) and B the packed quad panels of the VNNI kernel,
+ * accumulator tiles, A read as u8 or s8 rows (in place, from a block of
+ * rows the frame copied, or by tap offsets: each tap's K values at a fixed
+ * offset from the row, the rows of a padded source window equally spaced)
+ * and B the packed quad panels of the VNNI kernel,
  * so the prepacked weights serve both. s8 rows go through tdpbssd (s8 x s8
  * quads) as they are: no shift by +128 and no compensation.
  *
@@ -82,12 +84,14 @@ static void configure_tiles(int64_t m) {
         }                                                                      \
     } while (0)
 
-/* The product of an m-row tile over kgroups quads into staged (32 rows
- * of 32 s32), starting from `start` in every row (NULL: zeros). */
+/* The product of an m-row tile over ntaps taps of kq quads each into
+ * staged (32 rows of 32 s32), starting from `start` in every row (NULL:
+ * zeros): tap t's A rows at a + off[t] (row stride lda), its B quads from
+ * quad t * kq of the panel b. */
 static inline __attribute__((always_inline)) void
-tile_product(int a_s8, int two_halves, int64_t kgroups, const uint8_t *a,
-             int64_t lda, const int8_t *b, const int32_t *start, int64_t m,
-             int32_t *staged) {
+tile_product(int a_s8, int two_halves, int64_t ntaps, const int64_t *off,
+             int64_t kq, const uint8_t *a, int64_t lda, const int8_t *b,
+             const int32_t *start, int64_t m, int32_t *staged) {
     TSR_AMX_MEMORY_BARRIER(); /* start, A and B as the caller wrote them */
     if (start) {
         /* A zero stride repeats the start row in every tile row. */
@@ -105,19 +109,23 @@ tile_product(int a_s8, int two_halves, int64_t kgroups, const uint8_t *a,
             _tile_zero(3);
         }
     }
-    const int64_t kfull = kgroups / KSTEP * KSTEP;
-    for (int64_t g = 0; g < kfull; g += KSTEP)
-        TSR_AMX_STEP(a_s8, two_halves, a + 4 * g, lda, b + g * PANEL_ROW,
-                     PANEL_ROW);
-    if (kfull < kgroups) {
-        const int64_t kr = kgroups - kfull;
+    const int64_t kfull = kq / KSTEP * KSTEP;
+    for (int64_t t = 0; t < ntaps; ++t) {
+        const uint8_t *at = a + off[t];
+        const int8_t *bt = b + t * kq * PANEL_ROW;
+        for (int64_t g = 0; g < kfull; g += KSTEP)
+            TSR_AMX_STEP(a_s8, two_halves, at + 4 * g, lda, bt + g * PANEL_ROW,
+                         PANEL_ROW);
+        if (kfull == kq)
+            continue;
+        const int64_t kr = kq - kfull;
         uint8_t a_tail[MR * 64] __attribute__((aligned(64)));
         int8_t b_tail[KSTEP * PANEL_ROW] __attribute__((aligned(64)));
         memset(a_tail, 0, sizeof(a_tail));
         memset(b_tail + kr * PANEL_ROW, 0, (size_t)((KSTEP - kr) * PANEL_ROW));
         for (int64_t r = 0; r < m; ++r)
-            memcpy(a_tail + r * 64, a + r * lda + 4 * kfull, (size_t)(4 * kr));
-        memcpy(b_tail, b + kfull * PANEL_ROW, (size_t)(kr * PANEL_ROW));
+            memcpy(a_tail + r * 64, at + r * lda + 4 * kfull, (size_t)(4 * kr));
+        memcpy(b_tail, bt + kfull * PANEL_ROW, (size_t)(kr * PANEL_ROW));
         TSR_AMX_MEMORY_BARRIER();
         TSR_AMX_STEP(a_s8, two_halves, a_tail, 64, b_tail, PANEL_ROW);
     }
@@ -142,11 +150,12 @@ static void update_c(int accumulate, const int32_t *staged, int32_t *c,
                 k1);
 }
 
+/* Tiles of 32 rows over all `rows`: see tile_product for the taps. */
 static inline __attribute__((always_inline)) void
-a_rows_tiles(int a_s8, int64_t kgroups, const void *a_, int64_t lda,
-             const void *b_, int accumulate, const int32_t *init, int32_t *c_,
-             int64_t ldc, int64_t rows, int64_t n,
-             const tsr_gemm_s8_tile_dst_t *td_) {
+row_tiles(int a_s8, int64_t ntaps, const int64_t *off, int64_t kq,
+          const void *a_, int64_t lda, const void *b_, int accumulate,
+          const int32_t *init, int32_t *c_, int64_t ldc, int64_t rows,
+          int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
     int32_t staged[MR * NR] __attribute__((aligned(64)));
     /* Accumulating tiles add to C, which already holds init. A tile
      * load reads all 32 columns: a shorter init is padded first. */
@@ -166,9 +175,9 @@ a_rows_tiles(int a_s8, int64_t kgroups, const void *a_, int64_t lda,
             configured = m;
         }
         if (m > 16)
-            tile_product(a_s8, 1, kgroups, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 1, ntaps, off, kq, a, lda, b_, start, m, staged);
         else
-            tile_product(a_s8, 0, kgroups, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 0, ntaps, off, kq, a, lda, b_, start, m, staged);
         if (td_) {
             const tsr_gemm_s8_tile_dst_t td = tsr_gemm_s8_tile_dst_from(td_, i);
             tsr_gemm_s8_store_staged(&td, td.common->rows32, staged, NR, m);
@@ -183,12 +192,30 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
         int64_t kgroups, const void *a, int64_t lda, const void *b,
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
-    a_rows_tiles(0, kgroups, a, lda, b, accumulate, init, c, ldc, rows, n, td);
+    const int64_t off0 = 0;
+    row_tiles(0, 1, &off0, kgroups, a, lda, b, accumulate, init, c, ldc, rows,
+              n, td);
 }
 
 void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(
         int64_t kgroups, const void *a, int64_t lda, const void *b,
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
-    a_rows_tiles(1, kgroups, a, lda, b, accumulate, init, c, ldc, rows, n, td);
+    const int64_t off0 = 0;
+    row_tiles(1, 1, &off0, kgroups, a, lda, b, accumulate, init, c, ldc, rows,
+              n, td);
+}
+
+void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
+        int a_s8, const tsr_gemm_s8_tap_offs_t *taps, const void *a,
+        int64_t lda, const void *b, const int32_t *init, int32_t *c,
+        int64_t ldc, int64_t rows, int64_t n,
+        const tsr_gemm_s8_tile_dst_t *td) {
+    const int64_t kq = taps->k_tap / 4;
+    if (a_s8)
+        row_tiles(1, taps->ntaps, taps->off, kq, a, lda, b, 0, init, c, ldc,
+                  rows, n, td);
+    else
+        row_tiles(0, taps->ntaps, taps->off, kq, a, lda, b, 0, init, c, ldc,
+                  rows, n, td);
 }
