@@ -70,6 +70,10 @@ typedef struct {
     /* The order of an image's points as GEMM rows by taps with zero
      * padding (gemm_conv_padding_order; NULL: the natural order). */
     int32_t *point_order;
+    /* By tap offsets over a zero-padded window of the source rows
+     * (gemm_conv_s8_window.c): int8 stride-1 layers on a kernel that takes
+     * them; never batch_rows. */
+    int src_window;
     int src_cl; /* source channel stride 1 */
     /* GEMM rows run on across images: row sp >= SP of an item starting in
      * image n is point sp % SP of image n + sp / SP (channels-last dst,
@@ -374,6 +378,41 @@ void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,
 void gemm_conv_wei_scale_form(const struct tsr_primitive_desc *pd,
                               const gemm_conv_conf_t *cf, int64_t *div,
                               int64_t *mod);
+
+/* int8 source windows (gemm_conv_s8_window.c). A window for the len
+ * points from sp0 of one image: the GEMM's A from `a` (one pixel of ICg
+ * bytes per row), `rows` GEMM rows, the first point at (oh0, ow0). */
+typedef struct {
+    const void *a;
+    tsr_dim_t rows, oh0, ow0;
+} gemm_conv_window_t;
+
+/* 1 when the layer's geometry allows a window (sizes, strides, kic,
+ * wei_panels set): 2D or 1D, stride 1, several taps, no more than the
+ * GEMM's taps. */
+int gemm_conv_window_ok(const gemm_conv_conf_t *cf);
+/* The most GEMM rows, and bytes, of the window of an item of up to
+ * chunk_sp points. */
+tsr_dim_t gemm_conv_window_max_rows(const gemm_conv_conf_t *cf,
+                                    tsr_dim_t chunk_sp);
+size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp);
+/* The byte offset of each tap (KH * KW of them) from a point's row. */
+void gemm_conv_window_taps(const gemm_conv_conf_t *cf, int64_t *off);
+/* Copies the source rows the len points from sp0 read into buf, padding
+ * with the pad row (ICg bytes; NULL: zeros); src_g is the image's first
+ * channel of the group. */
+gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
+                                         const void *src_g, const void *pad,
+                                         tsr_dim_t sp0, tsr_dim_t len,
+                                         void *buf);
+/* The point (spatial index in its image) of GEMM row q, -1 for a padded
+ * one. */
+tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
+                                 const gemm_conv_window_t *wnd, tsr_dim_t q);
+/* The dst offset of each GEMM row (-1: a padded point) into row_off. */
+void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
+                               const gemm_conv_window_t *wnd, tsr_dim_t n,
+                               tsr_dim_t g, int64_t *row_off);
 
 /* 1 when the GEMM can read the source in place (needs src_s, sizes): a 1x1
  * convolution with stride 1 and no padding over a source whose points and

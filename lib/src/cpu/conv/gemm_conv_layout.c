@@ -171,7 +171,7 @@ tsr_dim_t gemm_conv_dst_offset(const gemm_conv_conf_t *cf, tsr_dim_t n,
 }
 
 int gemm_conv_rows_batchable(const gemm_conv_conf_t *cf) {
-    if (!cf->dst_cl || cf->dst_sp_step < cf->sh.OCg ||
+    if (cf->src_window || !cf->dst_cl || cf->dst_sp_step < cf->sh.OCg ||
         cf->dst_s[CONV_N] != cf->SP * cf->dst_sp_step)
         return 0;
     /* The source read in place is the GEMM's A: rows of K channels. */

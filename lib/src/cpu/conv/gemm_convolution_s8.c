@@ -66,6 +66,8 @@ typedef struct {
      * channel (IC source elements) first, then the unpacked weights, then
      * the thread slices. */
     size_t shared_bytes, col_bytes;
+    /* With cf.src_window: each tap's byte offset in the window. */
+    int64_t window_taps[TSR_GEMM_MAX_TAPS];
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -87,15 +89,23 @@ static void plan_work(s8_conf_t *sc) {
                                  : GEMM_CONV_MIN_SPLIT_SP);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
+    /* A window's GEMM rows include its padded points. */
+    const tsr_dim_t gemm_rows =
+            cf->src_window ? gemm_conv_window_max_rows(cf, cf->chunk_sp)
+                           : cf->chunk_sp;
+    if (cf->src_window)
+        sc->col_bytes = TSR_MAX(
+                sc->col_bytes,
+                (size_t)tsr_rnd_up(
+                        (int64_t)gemm_conv_window_bytes(cf, cf->chunk_sp), 64));
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
-    cf->gemm_bytes =
-            tsr_rnd_up(tsr_gemm_s8_scratch_size(cf->chunk_sp, cf->sh.OCg, cf->K,
-                                                1, gemm_nthr),
-                       64);
+    cf->gemm_bytes = tsr_rnd_up(tsr_gemm_s8_scratch_size(gemm_rows, cf->sh.OCg,
+                                                         cf->K, 1, gemm_nthr),
+                                64);
     const size_t dst_rows_bytes =
-            cf->point_order
-                    ? (size_t)tsr_rnd_up(
-                              (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
+            cf->point_order || cf->src_window
+                    ? (size_t)tsr_rnd_up((int64_t)sizeof(int64_t) * gemm_rows,
+                                         64)
                     : 0;
     cf->thread_bytes = sc->col_bytes + cf->gemm_bytes + dst_rows_bytes;
     sc->shared_bytes =
@@ -184,7 +194,19 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
                   tsr_gemm_s8_taps_supported(cf->KS, cf->sh.ICg) &&
                   (sc->src_dt == tsr_u8 ||
                    (!sc->with_src_zp && tsr_gemm_s8_taps_s8_supported()));
-    cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok;
+    /* A kernel that takes tap offsets (AMX) reads a padded window of the
+     * source instead of im2col, where whole 64-byte steps make each tap
+     * (ic64 3x3 at 56x56, one thread: 1422 -> see the commit). The s8
+     * values go as they are, and so does col when an execution cannot use
+     * the window (a zero point the source type cannot hold). */
+    cf->src_window = gemm_conv_window_ok(cf) && cf->sh.ICg % 64 == 0 &&
+                     tsr_gemm_s8_tap_offs_supported(cf->KS, cf->sh.ICg);
+    if (cf->src_window) {
+        cf->taps_ok = 0;
+        gemm_conv_window_taps(cf, sc->window_taps);
+    }
+    cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok &&
+                        !cf->src_window;
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
@@ -319,7 +341,8 @@ typedef struct {
     tsr_dim_t n, g, sp0;
     const src_zp_t *z; /* NULL: nothing to add back at padded points */
     wei_view_t w;
-    const int32_t *order; /* the rows' point order; NULL: natural */
+    const int32_t *order;          /* the rows' point order; NULL: natural */
+    const gemm_conv_window_t *wnd; /* rows of a window; NULL: none */
 } store_ctx_t;
 
 /* sum over the padded points of output point sp (< SP) of zp * W[k][oc], for
@@ -381,6 +404,22 @@ static void store_tile(const void *ctx, const int32_t *tile, int64_t ld,
     const store_ctx_t *s = ctx;
     const gemm_conv_conf_t *cf = &s->sc->cf;
     const tsr_dim_t oc = s->g * cf->sh.OCg + n0;
+    if (s->wnd) {
+        /* Runs of consecutive points, the window's padded ones left out. */
+        for (int64_t r = 0, run; r < m; r += run) {
+            const tsr_dim_t first = gemm_conv_window_point(cf, s->wnd, m0 + r);
+            run = 1;
+            if (first < 0)
+                continue;
+            while (r + run < m &&
+                   gemm_conv_window_point(cf, s->wnd, m0 + r + run) ==
+                           first + run)
+                run++;
+            gemm_conv_store_rows_s32(cf, s->rt, tile + r * ld, ld, s->n, first,
+                                     oc, run, n, s->dst, work);
+        }
+        return;
+    }
     if (s->order) {
         /* Rows in padding order: each run of consecutive points alone. */
         for (int64_t r = 0, run; r < m; r += run) {
@@ -433,6 +472,7 @@ typedef struct {
     const uint8_t *pad_rows;   /* IC elements, NULL: zeros */
     int wei_in_place;          /* wei: the prepacked weights (group 0) */
     int taps;                  /* the GEMM reads the source by taps */
+    int window;                /* ... or a padded window of it */
     char *slices;              /* the thread slices of the scratchpad */
 } exec_t;
 
@@ -505,7 +545,15 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             team && cf->nthr > 1 ? NULL : &cursor};
     const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
                                   &rows};
-    if (e->taps) {
+    gemm_conv_window_t wnd = {NULL, 0, 0, 0};
+    const tsr_gemm_s8_tap_offs_t window_taps = {cf->KS, cf->sh.ICg,
+                                                sc->window_taps};
+    if (e->window) {
+        wnd = gemm_conv_window_fill(
+                cf,
+                e->src + cf->src_off0 + n * cf->src_s[CONV_N] + g * cf->sh.ICg,
+                pad, sp0, len, sl->col);
+    } else if (e->taps) {
         if (!pad)
             memset(sl->col, 0, (size_t)cf->sh.ICg);
     } else if (!cf->direct) {
@@ -520,13 +568,19 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                               sp0,
                               add_back ? &e->z : NULL,
                               wei_view(cf, e->wei, g),
-                              order};
+                              order,
+                              e->window ? &wnd : NULL};
     tsr_epilogue_common_t common;
     tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step, NULL};
     tsr_gemm_s8_args_t a;
     memset(&a, 0, sizeof(a));
     if (!add_back && common_store_ok(e, &it, &common)) {
-        if (order) {
+        if (e->window) {
+            /* The window's padded points are not stored. */
+            gemm_conv_window_dst_rows(cf, &wnd, n, g, sl->dst_rows);
+            dst_store.dst = e->dst;
+            dst_store.row_off = sl->dst_rows;
+        } else if (order) {
             /* Rows in the padding order: each at its point's place. */
             gemm_conv_ordered_dst_rows(cf, order, n, g, sp0, len, sl->dst_rows);
             dst_store.dst = e->dst;
@@ -538,13 +592,19 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
         }
         a.dst_store = &dst_store;
     }
-    a.M = len;
+    a.M = e->window ? wnd.rows : len;
     a.N = cf->sh.OCg;
     a.K = cf->K;
     a.a_dt = sc->cf.col_flip_sign ? tsr_u8 : sc->src_dt;
     set_data_operand(e, sl, n, g, sp0, &a);
     if (e->taps)
         a.a_taps = &taps;
+    if (e->window) {
+        a.A = wnd.a;
+        a.lda = cf->sh.ICg;
+        a.a_rows_padded = 0;
+        a.a_tap_offs = &window_taps;
+    }
     if (e->wei_in_place) {
         a.B = e->wei + g * cf->panel_g_stride;
         a.b_prepacked = 1;
@@ -658,6 +718,7 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
      * products back at the store, which only col's layout allows. */
     e.taps = cf->taps_ok && e.wei_in_place &&
              (!sc->with_src_zp || e.z.padded_with_zp);
+    e.window = cf->src_window && (!sc->with_src_zp || e.z.padded_with_zp);
     /* An s8 source planned by taps is not flipped into col. */
     if (cf->taps_ok && sc->src_dt == tsr_s8 && !e.taps)
         return tsr_runtime_error;
