@@ -964,6 +964,9 @@ static void test_tap_offs(void) {
         run_tap_offs_dt(dts[d], 17, 33, 9, 64);  /* half tiles, a tail panel */
         run_tap_offs_dt(dts[d], 70, 64, 3, 128); /* tiles of 32, 32 and 6 */
         run_tap_offs_dt(dts[d], 45, 40, 5, 68);  /* a K tail in each tap */
+        run_tap_offs_dt(dts[d], 50, 64, 25, 48); /* taps of one short step */
+        run_tap_offs_dt(dts[d], 40, 32, 7, 28);
+        run_tap_offs_dt(dts[d], 36, 40, 3, 96);  /* two steps of 12 quads */
         run_tap_offs_dt(dts[d], 300, 96, 4, 64); /* several cache blocks */
         run_tap_offs_dt(dts[d], 33, 32, TSR_GEMM_MAX_TAPS, 8);
     }

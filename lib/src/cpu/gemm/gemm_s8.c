@@ -94,6 +94,7 @@ static const tsr_gemm_s8_kernel_t amx = {
         .ukr_a_rows = tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx,
         .ukr_s8_rows = tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx,
         .ukr_tap_offs = tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx,
+        .release = tsr_gemm_s8_release_amx,
         .pack = tsr_gemm_s8_pack_avx2,
         .min_rows = 16,
         .few_rows = &vnni,
@@ -260,6 +261,10 @@ int tsr_gemm_s8_taps_row_tile(void) {
 int tsr_gemm_s8_tap_offs_supported(int64_t ntaps, int64_t k_tap) {
     return tsr_gemm_s8_select_kernel()->ukr_tap_offs && ntaps >= 1 &&
            ntaps <= TSR_GEMM_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
+}
+
+int64_t tsr_gemm_s8_tap_offs_step(int64_t k_tap) {
+    return 4 * tsr_gemm_s8_tap_step_quads(k_tap / 4);
 }
 
 int tsr_gemm_s8_taps_s8_supported(void) {
@@ -721,6 +726,8 @@ static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
         small_m_rect(c->args, c->kern, r, c->l, ws);
     else
         gemm_rect(c->args, c->kern, r, c->l, ws);
+    if (c->kern->release)
+        c->kern->release();
 }
 
 tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {

@@ -158,6 +158,10 @@ int tsr_gemm_s8_taps_row_tile(void);
 /* 1 when the kernel the CPU selects takes A by tap offsets
  * (tsr_gemm_s8_args_t.a_tap_offs) of ntaps taps of k_tap values. */
 int tsr_gemm_s8_tap_offs_supported(int64_t ntaps, int64_t k_tap);
+/* The bytes of each tap one product step of that kernel takes (64 at
+ * best; a tap of fewer, or of no multiple, leaves part of each step
+ * idle, a cost the caller may weigh). */
+int64_t tsr_gemm_s8_tap_offs_step(int64_t k_tap);
 
 /* 1 when the kernel the CPU selects also takes s8 rows by taps. */
 int tsr_gemm_s8_taps_s8_supported(void);

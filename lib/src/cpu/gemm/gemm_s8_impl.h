@@ -125,6 +125,19 @@ typedef void (*tsr_gemm_s8_ukr_tap_offs_fn)(
         int64_t lda, const void *b, const int32_t *init, int32_t *c,
         int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
 
+/* The K quads per tile product of the AMX kernel on taps of kq quads:
+ * whole 64-byte steps where they divide a tap, a short tap (e.g. 48
+ * channels) in one narrower step, else the largest divisor from 8 to 16,
+ * or 16 with a zero-padded last step. */
+static inline int64_t tsr_gemm_s8_tap_step_quads(int64_t kq) {
+    if (kq < 16)
+        return kq;
+    for (int64_t s = 16; s >= 8; --s)
+        if (kq % s == 0)
+            return s;
+    return 16;
+}
+
 /* For the micro-kernels of 6-row tiles: expands BODY(rows) with rows the
  * literal value of the tile's row count m (1 to 6, a variable in scope),
  * so that each expansion computes only the rows it has. */
@@ -246,6 +259,10 @@ typedef struct tsr_gemm_s8_kernel {
     /* Calls of fewer rows than this go to `few_rows` (same B layout). */
     int64_t min_rows;
     const struct tsr_gemm_s8_kernel *few_rows;
+    /* Called by a thread after its last kernel call of a GEMM (NULL:
+     * nothing to do): the AMX kernels keep the tiles configured between
+     * calls. */
+    void (*release)(void);
 } tsr_gemm_s8_kernel_t;
 
 /* The kernel tsr_gemm_s8 uses on this CPU (per tsr_mayiuse). */
@@ -336,6 +353,7 @@ void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
         int a_s8, const tsr_gemm_s8_tap_offs_t *taps, const void *a,
         int64_t lda, const void *b, const int32_t *init, int32_t *c,
         int64_t ldc, int64_t m, int64_t n, const tsr_gemm_s8_tile_dst_t *td);
+void tsr_gemm_s8_release_amx(void);
 void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(int64_t kgroups, const void *a,
                                               int64_t lda, const void *b,
                                               int accumulate,

@@ -13,8 +13,8 @@
  * quads into s32 exactly, as vpdpbusd does.
  *
  * The last K step of fewer than 16 quads and the tile rows past m are
- * the only ragged edges: rows through the tile configuration (loaded per
- * call, as other code of the thread may configure tiles in between),
+ * the only ragged edges: rows through the tile configuration (loaded when
+ * the row count changes, released by the frame),
  * the K tail through zero-padded copies, so no tile reads past a row or
  * a panel. */
 #include <immintrin.h>
@@ -41,8 +41,21 @@ typedef struct {
     uint8_t rows[16];
 } tile_config_t;
 
-/* Tiles for m rows (1 to 32): the second row half only when m > 16. */
-static void configure_tiles(int64_t m) {
+/* The rows this thread's tiles are configured for (0: none). Loading a
+ * config costs about 3% of a 1024^3 GEMM when done per call, so the calls
+ * of one GEMM rectangle keep it, and the frame releases the tiles once at
+ * the end (tsr_gemm_s8_release_amx); nothing else runs on the tiles in
+ * between. */
+static _Thread_local int64_t configured_rows = 0, configured_step = 0;
+
+/* Tiles for m rows (1 to 32), the second row half only when m > 16, and
+ * K steps of `step` quads (1 to 16): A tiles of 4 * step bytes per row, B
+ * tiles of step rows. */
+static void configure_tiles(int64_t m, int64_t step) {
+    if (m == configured_rows && step == configured_step)
+        return;
+    configured_rows = m;
+    configured_step = step;
     tile_config_t cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.palette = 1;
@@ -51,9 +64,9 @@ static void configure_tiles(int64_t m) {
     for (int t = 0; t < 6; ++t)
         if (half_rows[t]) {
             cfg.rows[t] = (uint8_t)half_rows[t];
-            cfg.colsb[t] = 64;
+            cfg.colsb[t] = t < 4 ? 64 : (uint16_t)(4 * step);
         }
-    cfg.rows[6] = cfg.rows[7] = KSTEP;
+    cfg.rows[6] = cfg.rows[7] = (uint8_t)step;
     cfg.colsb[6] = cfg.colsb[7] = 64;
     TSR_AMX_MEMORY_BARRIER();
     _tile_loadconfig(&cfg);
@@ -87,11 +100,14 @@ static void configure_tiles(int64_t m) {
 /* The product of an m-row tile over ntaps taps of kq quads each into
  * staged (32 rows of 32 s32), starting from `start` in every row (NULL:
  * zeros): tap t's A rows at a + off[t] (row stride lda), its B quads from
- * quad t * kq of the panel b. */
+ * quad t * kq of the panel b, in K steps of `step` quads (the configured
+ * one); a last step of fewer (step KSTEP only) goes through zero-padded
+ * copies. */
 static inline __attribute__((always_inline)) void
 tile_product(int a_s8, int two_halves, int64_t ntaps, const int64_t *off,
-             int64_t kq, const uint8_t *a, int64_t lda, const int8_t *b,
-             const int32_t *start, int64_t m, int32_t *staged) {
+             int64_t kq, int64_t step, const uint8_t *a, int64_t lda,
+             const int8_t *b, const int32_t *start, int64_t m,
+             int32_t *staged) {
     TSR_AMX_MEMORY_BARRIER(); /* start, A and B as the caller wrote them */
     if (start) {
         /* A zero stride repeats the start row in every tile row. */
@@ -109,11 +125,11 @@ tile_product(int a_s8, int two_halves, int64_t ntaps, const int64_t *off,
             _tile_zero(3);
         }
     }
-    const int64_t kfull = kq / KSTEP * KSTEP;
+    const int64_t kfull = kq / step * step;
     for (int64_t t = 0; t < ntaps; ++t) {
         const uint8_t *at = a + off[t];
         const int8_t *bt = b + t * kq * PANEL_ROW;
-        for (int64_t g = 0; g < kfull; g += KSTEP)
+        for (int64_t g = 0; g < kfull; g += step)
             TSR_AMX_STEP(a_s8, two_halves, at + 4 * g, lda, bt + g * PANEL_ROW,
                          PANEL_ROW);
         if (kfull == kq)
@@ -152,7 +168,7 @@ static void update_c(int accumulate, const int32_t *staged, int32_t *c,
 
 /* Tiles of 32 rows over all `rows`: see tile_product for the taps. */
 static inline __attribute__((always_inline)) void
-row_tiles(int a_s8, int64_t ntaps, const int64_t *off, int64_t kq,
+row_tiles(int a_s8, int64_t ntaps, const int64_t *off, int64_t kq, int64_t step,
           const void *a_, int64_t lda, const void *b_, int accumulate,
           const int32_t *init, int32_t *c_, int64_t ldc, int64_t rows,
           int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
@@ -166,18 +182,16 @@ row_tiles(int a_s8, int64_t ntaps, const int64_t *off, int64_t kq,
         memcpy(start_row, start, (size_t)n * sizeof(int32_t));
         start = start_row;
     }
-    int64_t configured = 0;
     for (int64_t i = 0; i < rows; i += MR) {
         const uint8_t *a = (const uint8_t *)a_ + i * lda;
         const int64_t m = rows - i < MR ? rows - i : MR;
-        if (m != configured) {
-            configure_tiles(m);
-            configured = m;
-        }
+        configure_tiles(m, step);
         if (m > 16)
-            tile_product(a_s8, 1, ntaps, off, kq, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 1, ntaps, off, kq, step, a, lda, b_, start, m,
+                         staged);
         else
-            tile_product(a_s8, 0, ntaps, off, kq, a, lda, b_, start, m, staged);
+            tile_product(a_s8, 0, ntaps, off, kq, step, a, lda, b_, start, m,
+                         staged);
         if (td_) {
             const tsr_gemm_s8_tile_dst_t td = tsr_gemm_s8_tile_dst_from(td_, i);
             tsr_gemm_s8_store_staged(&td, td.common->rows32, staged, NR, m);
@@ -185,7 +199,13 @@ row_tiles(int a_s8, int64_t ntaps, const int64_t *off, int64_t kq,
             update_c(accumulate, staged, c_ + i * ldc, ldc, m, n);
         }
     }
-    _tile_release();
+}
+
+void tsr_gemm_s8_release_amx(void) {
+    if (configured_rows) {
+        _tile_release();
+        configured_rows = configured_step = 0;
+    }
 }
 
 void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
@@ -193,8 +213,8 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t off0 = 0;
-    row_tiles(0, 1, &off0, kgroups, a, lda, b, accumulate, init, c, ldc, rows,
-              n, td);
+    row_tiles(0, 1, &off0, kgroups, KSTEP, a, lda, b, accumulate, init, c, ldc,
+              rows, n, td);
 }
 
 void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(
@@ -202,8 +222,8 @@ void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t off0 = 0;
-    row_tiles(1, 1, &off0, kgroups, a, lda, b, accumulate, init, c, ldc, rows,
-              n, td);
+    row_tiles(1, 1, &off0, kgroups, KSTEP, a, lda, b, accumulate, init, c, ldc,
+              rows, n, td);
 }
 
 void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
@@ -212,10 +232,11 @@ void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
         int64_t ldc, int64_t rows, int64_t n,
         const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t kq = taps->k_tap / 4;
+    const int64_t step = tsr_gemm_s8_tap_step_quads(kq);
     if (a_s8)
-        row_tiles(1, taps->ntaps, taps->off, kq, a, lda, b, 0, init, c, ldc,
-                  rows, n, td);
+        row_tiles(1, taps->ntaps, taps->off, kq, step, a, lda, b, 0, init, c,
+                  ldc, rows, n, td);
     else
-        row_tiles(0, taps->ntaps, taps->off, kq, a, lda, b, 0, init, c, ldc,
-                  rows, n, td);
+        row_tiles(0, taps->ntaps, taps->off, kq, step, a, lda, b, 0, init, c,
+                  ldc, rows, n, td);
 }
