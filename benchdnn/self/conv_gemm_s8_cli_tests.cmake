@@ -7,7 +7,7 @@ if(NOT COMMAND benchdnn_cli_test)
 endif()
 
 set(conv_gemm_s8_summary
-  "tests:5306 passed:5306 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+  "tests:5522 passed:5522 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
 benchdnn_cli_test(conv_gemm_s8_batch 0 "${conv_gemm_s8_summary}"
   --conv --batch=inputs/conv/test_conv_gemm_s8)
 benchdnn_cli_test(conv_gemm_s8_batch_generic 0 "${conv_gemm_s8_summary}"

@@ -22,6 +22,7 @@
 
 #include "common/convolution_pd.h"
 #include "cpu/common/epilogue_f32.h"
+#include "cpu/gemm/gemm_taps.h"
 
 /* Strides of a data tensor over the canonical dims n, c, d, h, w (missing
  * spatial dims have size 1, stride 0). */
@@ -65,7 +66,8 @@ typedef struct {
      * tap). */
     int taps_ok;
     /* By taps of whole kernel rows from a padded window of the source
-     * (gemm_conv_row_taps.c): layers with few input channels. */
+     * (f32: gemm_conv_row_taps.c; int8 with src_window:
+     * gemm_conv_s8_window.c): layers with few input channels. */
     int row_taps;
     /* The order of an image's points as GEMM rows by taps with zero
      * padding (gemm_conv_padding_order; NULL: the natural order). */
@@ -380,24 +382,34 @@ void gemm_conv_wei_scale_form(const struct tsr_primitive_desc *pd,
                               int64_t *mod);
 
 /* int8 source windows (gemm_conv_s8_window.c). A window for the len
- * points from sp0 of one image: the GEMM's A from `a` (one pixel of ICg
- * bytes per row), `rows` GEMM rows, the first point at (oh0, ow0). */
+ * points from sp0 of one image, from `base`: with point taps the GEMM's A
+ * from `a` (one pixel of ICg bytes per row) and `rows` GEMM rows; the
+ * first point at (oh0, ow0). */
 typedef struct {
-    const void *a;
+    const void *base, *a;
     tsr_dim_t rows, oh0, ow0;
 } gemm_conv_window_t;
 
-/* 1 when the layer's geometry allows a window (sizes, strides, kic,
- * wei_panels set): 2D or 1D, stride 1, several taps, no more than the
- * GEMM's taps. */
+/* 1 when the layer's geometry allows a window (sizes, strides and kic
+ * set): 2D or 1D, stride 1, several taps, no more than the GEMM's taps. */
 int gemm_conv_window_ok(const gemm_conv_conf_t *cf);
+/* The same for kernel-row taps (row_taps), any stride: several kernel
+ * columns, no dilation along w, a kernel row of at most max_k_tap bytes
+ * rounded up to whole quads. */
+int gemm_conv_row_window_ok(const gemm_conv_conf_t *cf, int64_t max_k_tap);
 /* The most GEMM rows, and bytes, of the window of an item of up to
  * chunk_sp points. */
 tsr_dim_t gemm_conv_window_max_rows(const gemm_conv_conf_t *cf,
                                     tsr_dim_t chunk_sp);
 size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp);
-/* The byte offset of each tap (KH * KW of them) from a point's row. */
-void gemm_conv_window_taps(const gemm_conv_conf_t *cf, int64_t *off);
+/* The taps (KH * KW of them, or KH with row_taps) with their byte offsets
+ * from a point's row in off (TSR_GEMM_MAX_TAPS entries). */
+tsr_gemm_s8_tap_offs_t gemm_conv_window_taps(const gemm_conv_conf_t *cf,
+                                             int64_t *off);
+/* With row_taps: the A row of output point (oh, ow) in the window. */
+const void *gemm_conv_window_row_a(const gemm_conv_conf_t *cf,
+                                   const gemm_conv_window_t *wnd, tsr_dim_t oh,
+                                   tsr_dim_t ow);
 /* Copies the source rows the len points from sp0 read into buf, padding
  * with the pad row (ICg bytes; NULL: zeros); src_g is the image's first
  * channel of the group. */

@@ -1,31 +1,58 @@
 /* A zero-padded window of an int8 source, read by the GEMM by tap offsets
- * (tsr_gemm_s8_tap_offs_t): stride-1 layers on a kernel that takes them
- * (AMX). The source rows an item reads are copied once, padded left and
- * right, into rows of `cols` pixels of ICg bytes, so that output point
- * (oh, ow) reads tap (kh, kw) at window pixel
- *   (oh - oh0 + kh * DH) * cols + ow + kw * DW.
- * The GEMM's row q is window pixel ow0 + q of the first window rows: the
- * rows of consecutive points are then one pixel apart, across output rows
- * too, for the price of cols - OW padded points per output row, which the
- * GEMM computes and nobody stores. Unlike im2col, which writes each source
- * pixel once per tap, the window writes it once. */
+ * (tsr_gemm_s8_tap_offs_t) on a kernel that takes them (AMX). The source
+ * rows an item reads are copied once, padded left and right, into rows of
+ * `cols` pixels of ICg bytes, so that output point (oh, ow) reads tap
+ * (kh, kw) at window pixel
+ *   ((oh - oh0) * SH + kh * DH) * cols + ow * SW + kw * DW.
+ * Unlike im2col, which writes each source pixel once per tap, the window
+ * writes it once. Two forms:
+ * - point taps (stride 1): a tap per kernel point. The GEMM's row q is
+ *   window pixel ow0 + q of the first window rows: the rows of consecutive
+ *   points are then one pixel apart, across output rows too, for the price
+ *   of cols - OW padded points per output row, which the GEMM computes and
+ *   nobody stores.
+ * - kernel-row taps (row_taps: few channels, first layers): a tap per
+ *   kernel row, its KW pixels being KW * ICg consecutive bytes (rounded up
+ *   to whole quads, whose extra bytes meet zero weights), and one GEMM per
+ *   output row, whose points are SW pixels apart. */
 #include <string.h>
 
 #include "cpu/conv/gemm_conv_f32.h"
 #include "cpu/gemm/gemm_taps.h"
 
-int gemm_conv_window_ok(const gemm_conv_conf_t *cf) {
+/* What both forms need: 2D or 1D, a channels-last source, K in kernel
+ * point order, several taps. */
+static int window_base_ok(const gemm_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
-    return !cf->direct && cf->kic && cf->src_cl && cf->dst_cl &&
-           cf->wei_panels && sh->KD == 1 && sh->ID == 1 && sh->OD == 1 &&
-           sh->KSH == 1 && sh->KSW == 1 && cf->KS > 1 &&
+    return !cf->direct && cf->kic && cf->src_cl && cf->dst_cl && sh->KD == 1 &&
+           sh->ID == 1 && sh->OD == 1 && cf->KS > 1;
+}
+
+int gemm_conv_window_ok(const gemm_conv_conf_t *cf) {
+    return window_base_ok(cf) && cf->sh.KSH == 1 && cf->sh.KSW == 1 &&
            cf->KS <= TSR_GEMM_MAX_TAPS;
+}
+
+int gemm_conv_row_window_ok(const gemm_conv_conf_t *cf, int64_t max_k_tap) {
+    const conv_sizes_t *sh = &cf->sh;
+    return window_base_ok(cf) && sh->KW > 1 && cf->DW == 1 &&
+           sh->KH <= TSR_GEMM_MAX_TAPS &&
+           tsr_rnd_up(sh->KW * sh->ICg, 4) <= max_k_tap;
 }
 
 /* Pixels of a window row: every source column some point reads. */
 static tsr_dim_t window_cols(const gemm_conv_conf_t *cf) {
-    return cf->sh.OW + (cf->sh.KW - 1) * cf->DW;
+    return (cf->sh.OW - 1) * cf->sh.KSW + (cf->sh.KW - 1) * cf->DW + 1;
 }
+
+/* Source rows the window of `out` output rows holds. */
+static tsr_dim_t window_src_rows(const gemm_conv_conf_t *cf, tsr_dim_t out) {
+    return (out - 1) * cf->sh.KSH + (cf->sh.KH - 1) * cf->DH + 1;
+}
+
+/* Bytes past the window's last pixel that a kernel-row tap, rounded up
+ * to whole quads, may read. */
+#define WINDOW_SLACK 64
 
 /* Output rows the len points from point sp0 span. */
 static tsr_dim_t out_rows(const gemm_conv_conf_t *cf, tsr_dim_t sp0,
@@ -33,27 +60,51 @@ static tsr_dim_t out_rows(const gemm_conv_conf_t *cf, tsr_dim_t sp0,
     return (sp0 + len - 1) / cf->sh.OW - sp0 / cf->sh.OW + 1;
 }
 
+/* Output rows of a chunk of up to chunk_sp points: one more when it
+ * starts mid-row. */
+static tsr_dim_t chunk_out_rows(const gemm_conv_conf_t *cf,
+                                tsr_dim_t chunk_sp) {
+    return TSR_MIN(tsr_div_up(chunk_sp, cf->sh.OW) + 1, cf->sh.OH);
+}
+
 tsr_dim_t gemm_conv_window_max_rows(const gemm_conv_conf_t *cf,
                                     tsr_dim_t chunk_sp) {
-    /* A chunk starting mid-row spans one output row more. */
-    const tsr_dim_t rows =
-            TSR_MIN(tsr_div_up(chunk_sp, cf->sh.OW) + 1, cf->sh.OH);
-    return rows * window_cols(cf);
+    if (cf->row_taps)
+        return cf->sh.OW;
+    return chunk_out_rows(cf, chunk_sp) * window_cols(cf);
 }
 
 size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp) {
-    const tsr_dim_t rows =
-            TSR_MIN(tsr_div_up(chunk_sp, cf->sh.OW) + 1, cf->sh.OH);
-    return (size_t)((rows + (cf->sh.KH - 1) * cf->DH) * window_cols(cf) *
-                    cf->sh.ICg);
+    return (size_t)(window_src_rows(cf, chunk_out_rows(cf, chunk_sp)) *
+                            window_cols(cf) * cf->sh.ICg +
+                    WINDOW_SLACK);
 }
 
-void gemm_conv_window_taps(const gemm_conv_conf_t *cf, int64_t *off) {
-    const tsr_dim_t cols = window_cols(cf);
+tsr_gemm_s8_tap_offs_t gemm_conv_window_taps(const gemm_conv_conf_t *cf,
+                                             int64_t *off) {
+    const tsr_dim_t cols = window_cols(cf), C = cf->sh.ICg;
+    tsr_gemm_s8_tap_offs_t t = {0, 0, off};
+    if (cf->row_taps) {
+        for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
+            off[kh] = kh * cf->DH * cols * C;
+        t.ntaps = cf->sh.KH;
+        t.k_tap = tsr_rnd_up(cf->sh.KW * C, 4);
+        return t;
+    }
     for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
         for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++)
-            off[kh * cf->sh.KW + kw] =
-                    (kh * cf->DH * cols + kw * cf->DW) * cf->sh.ICg;
+            off[kh * cf->sh.KW + kw] = (kh * cf->DH * cols + kw * cf->DW) * C;
+    t.ntaps = cf->KS;
+    t.k_tap = C;
+    return t;
+}
+
+const void *gemm_conv_window_row_a(const gemm_conv_conf_t *cf,
+                                   const gemm_conv_window_t *wnd, tsr_dim_t oh,
+                                   tsr_dim_t ow) {
+    return (const uint8_t *)wnd->base +
+           ((oh - wnd->oh0) * cf->sh.KSH * window_cols(cf) + ow * cf->sh.KSW) *
+                   cf->sh.ICg;
 }
 
 /* n pixels of padding: the pad row (ICg bytes) repeated, or zeros. */
@@ -73,8 +124,8 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t C = sh->ICg, cols = window_cols(cf);
     const tsr_dim_t oh0 = sp0 / sh->OW, ow0 = sp0 % sh->OW;
-    const tsr_dim_t rows = out_rows(cf, sp0, len) + (sh->KH - 1) * cf->DH;
-    const tsr_dim_t ih0 = oh0 - sh->padT;
+    const tsr_dim_t rows = window_src_rows(cf, out_rows(cf, sp0, len));
+    const tsr_dim_t ih0 = oh0 * sh->KSH - sh->padT;
     /* Source columns [0, IW) land at window pixels from padL; those past
      * the window's end are read by no point. */
     const tsr_dim_t lead = TSR_MIN(sh->padL, cols);
@@ -98,7 +149,8 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
         }
         fill_pad(w + (lead + body) * C, cols - lead - body, C, pad);
     }
-    const gemm_conv_window_t wnd = {win + ow0 * C,
+    memset(win + rows * cols * C, 0, WINDOW_SLACK);
+    const gemm_conv_window_t wnd = {win, win + ow0 * C,
                                     (out_rows(cf, sp0, len) - 1) * cols +
                                             (sp0 + len - 1) % sh->OW - ow0 + 1,
                                     oh0, ow0};

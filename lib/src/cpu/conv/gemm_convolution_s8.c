@@ -66,8 +66,17 @@ typedef struct {
      * channel (IC source elements) first, then the unpacked weights, then
      * the thread slices. */
     size_t shared_bytes, col_bytes;
-    /* With cf.src_window: each tap's byte offset in the window. */
-    int64_t window_taps[TSR_GEMM_MAX_TAPS];
+    /* With cf.src_window: the taps, each with its byte offset in the
+     * window (window_tap_off, which window_taps.off points at once
+     * copied into an execution). */
+    int64_t window_tap_off[TSR_GEMM_MAX_TAPS];
+    tsr_gemm_s8_tap_offs_t window_taps;
+    /* Kernel-row taps of KW * ICg bytes not whole quads: the weights go
+     * to the GEMM as prepacked panels with each tap rounded up to whole
+     * quads by zero rows (and their column sums), written per execution
+     * at row_b_off of the scratchpad, row_b_g_bytes per group. */
+    int row_b_pad;
+    size_t row_b_off, row_b_g_bytes;
 } s8_conf_t;
 
 static int dt_is_int8(tsr_data_type_t dt) {
@@ -89,18 +98,26 @@ static void plan_work(s8_conf_t *sc) {
                                  : GEMM_CONV_MIN_SPLIT_SP);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
-    /* A window's GEMM rows include its padded points. */
+    /* A window's GEMM rows include its padded points; an execution that
+     * cannot use the window runs im2col on chunk_sp rows. */
     const tsr_dim_t gemm_rows =
-            cf->src_window ? gemm_conv_window_max_rows(cf, cf->chunk_sp)
-                           : cf->chunk_sp;
+            cf->src_window
+                    ? TSR_MAX(cf->chunk_sp,
+                              gemm_conv_window_max_rows(cf, cf->chunk_sp))
+                    : cf->chunk_sp;
     if (cf->src_window)
         sc->col_bytes = TSR_MAX(
                 sc->col_bytes,
                 (size_t)tsr_rnd_up(
                         (int64_t)gemm_conv_window_bytes(cf, cf->chunk_sp), 64));
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
+    /* Kernel-row taps rounded up to whole quads make K longer. */
+    const tsr_dim_t gemm_k =
+            cf->src_window ? TSR_MAX(cf->K, sc->window_taps.ntaps *
+                                                    sc->window_taps.k_tap)
+                           : cf->K;
     cf->gemm_bytes = tsr_rnd_up(tsr_gemm_s8_scratch_size(gemm_rows, cf->sh.OCg,
-                                                         cf->K, 1, gemm_nthr),
+                                                         gemm_k, 1, gemm_nthr),
                                 64);
     const size_t dst_rows_bytes =
             cf->point_order || cf->src_window
@@ -115,6 +132,17 @@ static void plan_work(s8_conf_t *sc) {
                                                  cf->sh.G * cf->sh.ICg,
                                          64)
                     : 0;
+    if (sc->row_b_pad) {
+        const int64_t nr = tsr_gemm_s8_prepacked_nr();
+        sc->row_b_g_bytes =
+                (size_t)(tsr_rnd_up(cf->sh.OCg, nr) * sc->window_taps.ntaps *
+                         sc->window_taps.k_tap);
+        sc->row_b_off = sc->shared_bytes;
+        sc->shared_bytes += (size_t)tsr_rnd_up(
+                (int64_t)(sc->row_b_g_bytes + sizeof(int32_t) * cf->sh.OCg) *
+                        cf->sh.G,
+                64);
+    }
 }
 
 /* Source zero points: none, common, or per input channel. */
@@ -212,10 +240,8 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
      * point the source type cannot hold). */
     cf->src_window = gemm_conv_window_ok(cf) && window_steps_pay(cf) &&
                      tsr_gemm_s8_tap_offs_supported(cf->KS, cf->sh.ICg);
-    if (cf->src_window) {
+    if (cf->src_window)
         cf->taps_ok = 0;
-        gemm_conv_window_taps(cf, sc->window_taps);
-    }
     cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok &&
                         !cf->src_window;
 
@@ -226,6 +252,23 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         cf->point_order =
                 gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());
     plan_work(sc);
+    /* Few input channels (first layers), where im2col copies short runs
+     * and each point's K is small: a tap per kernel row of the window
+     * (ResNet-50 conv1: KW * IC = 21 bytes, rounded up to 24), one GEMM
+     * per output row. Items never span images with a window. */
+    if (!cf->src_window && !cf->batch_rows && cf->sh.ICg < 16 &&
+        gemm_conv_row_window_ok(cf, 64) &&
+        tsr_gemm_s8_tap_offs_supported(cf->sh.KH,
+                                       tsr_rnd_up(cf->sh.KW * cf->sh.ICg, 4))) {
+        cf->src_window = cf->row_taps = 1;
+        cf->taps_ok = 0;
+        cf->col_flip_sign = 0;
+    }
+    if (cf->src_window) {
+        sc->window_taps = gemm_conv_window_taps(cf, sc->window_tap_off);
+        sc->row_b_pad = cf->row_taps && (cf->sh.KW * cf->sh.ICg) % 4 != 0;
+        plan_work(sc);
+    }
     return tsr_success;
 }
 
@@ -484,7 +527,10 @@ typedef struct {
     int wei_in_place;          /* wei: the prepacked weights (group 0) */
     int taps;                  /* the GEMM reads the source by taps */
     int window;                /* ... or a padded window of it */
-    char *slices;              /* the thread slices of the scratchpad */
+    /* With row_b_pad: the padded weights panels and their sums. */
+    const int8_t *row_b;
+    const int32_t *row_b_sums;
+    char *slices; /* the thread slices of the scratchpad */
 } exec_t;
 
 /* The data operand of one item: col, or the source itself for direct 1x1
@@ -556,9 +602,9 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             team && cf->nthr > 1 ? NULL : &cursor};
     const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
                                   &rows};
-    gemm_conv_window_t wnd = {NULL, 0, 0, 0};
-    const tsr_gemm_s8_tap_offs_t window_taps = {cf->KS, cf->sh.ICg,
-                                                sc->window_taps};
+    gemm_conv_window_t wnd = {NULL, NULL, 0, 0, 0};
+    tsr_gemm_s8_tap_offs_t window_taps = sc->window_taps;
+    window_taps.off = sc->window_tap_off;
     if (e->window) {
         wnd = gemm_conv_window_fill(
                 cf,
@@ -571,22 +617,24 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
         gemm_conv_gather(cf, e->src, 1, pad, &it, team, sl->col);
     }
     const int add_back = e->col_offset && !e->z.padded_with_zp && !cf->direct;
-    const store_ctx_t sctx = {sc,
-                              e->rt,
-                              e->dst,
-                              n,
-                              g,
-                              sp0,
-                              add_back ? &e->z : NULL,
-                              wei_view(cf, e->wei, g),
-                              order,
-                              e->window ? &wnd : NULL};
+    store_ctx_t sctx = {sc,
+                        e->rt,
+                        e->dst,
+                        n,
+                        g,
+                        sp0,
+                        add_back ? &e->z : NULL,
+                        wei_view(cf, e->wei, g),
+                        order,
+                        e->window && !cf->row_taps ? &wnd : NULL};
     tsr_epilogue_common_t common;
     tsr_gemm_s8_dst_t dst_store = {&common, NULL, cf->dst_sp_step, NULL};
     tsr_gemm_s8_args_t a;
     memset(&a, 0, sizeof(a));
     if (!add_back && common_store_ok(e, &it, &common)) {
-        if (e->window) {
+        if (e->window && cf->row_taps) {
+            /* Set per output row below. */
+        } else if (e->window) {
             /* The window's padded points are not stored. */
             gemm_conv_window_dst_rows(cf, &wnd, n, g, sl->dst_rows);
             dst_store.dst = e->dst;
@@ -613,6 +661,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     if (e->window) {
         a.A = wnd.a;
         a.lda = cf->sh.ICg;
+        a.K = window_taps.ntaps * window_taps.k_tap;
         a.a_rows_padded = 0;
         a.a_tap_offs = &window_taps;
     }
@@ -631,11 +680,35 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.b_col_sums = e->wei_sums ? e->wei_sums + g * cf->sh.OCg : NULL;
     a.epilogue = store_tile;
     a.epilogue_ctx = &sctx;
+    if (e->row_b) {
+        a.B = e->row_b + g * sc->row_b_g_bytes;
+        a.b_prepacked = 1;
+        a.b_col_sums = e->row_b_sums + g * cf->sh.OCg;
+    }
     a.scratch = sl->gemm;
     a.scratch_size = cf->gemm_bytes;
     a.team_nthr = team ? 0 : 1;
     a.team_ithr = 0;
-    return tsr_gemm_s8(&a);
+    if (!(e->window && cf->row_taps))
+        return tsr_gemm_s8(&a);
+    /* Kernel-row taps: one GEMM per output row, its points SW pixels
+     * apart in the window. */
+    a.lda = cf->sh.KSW * cf->sh.ICg;
+    tsr_status_t st = tsr_success;
+    for (tsr_dim_t sp = sp0, seg; sp < sp0 + len && st == tsr_success;
+         sp += seg) {
+        const tsr_dim_t oh = sp / cf->sh.OW, ow = sp % cf->sh.OW;
+        seg = TSR_MIN(cf->sh.OW - ow, sp0 + len - sp);
+        a.M = seg;
+        a.A = gemm_conv_window_row_a(cf, &wnd, oh, ow);
+        sctx.sp0 = sp;
+        if (a.dst_store)
+            dst_store.dst = (char *)e->dst +
+                            gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp) *
+                                    common.dt_bytes;
+        st = tsr_gemm_s8(&a);
+    }
+    return st;
 }
 
 /* Zero point values and pad rows of this execution (col_offset comes
@@ -701,6 +774,47 @@ static void settle_weights(const s8_conf_t *sc, const tsr_memory_desc_t *wei_md,
     e->wei = (const int8_t *)unpacked;
 }
 
+/* Weight (k, oc) of group g as this execution reads them (prepacked
+ * panels in place, or plain). */
+static int8_t wei_at(const exec_t *e, tsr_dim_t g, tsr_dim_t k, tsr_dim_t oc) {
+    const gemm_conv_conf_t *cf = &e->sc->cf;
+    if (e->wei_in_place) {
+        const tsr_dim_t nr = cf->panel_nr, kb = cf->panel_kblk;
+        return e->wei[g * cf->panel_g_stride +
+                      oc / nr * tsr_rnd_up(cf->K, kb) * nr +
+                      (k / kb * nr + oc % nr) * kb + k % kb];
+    }
+    const wei_view_t v = wei_view(cf, e->wei, g);
+    return v.w[k * v.k_step + oc * v.oc_step];
+}
+
+/* The weights of kernel-row taps rounded up to whole quads (zero rows
+ * after each kernel row's KW * ICg values), as the GEMM's prepacked
+ * panels, and their column sums after all groups' panels. */
+static void write_row_weights(const s8_conf_t *sc, const exec_t *e, char *out) {
+    const gemm_conv_conf_t *cf = &sc->cf;
+    const int64_t nr = tsr_gemm_s8_prepacked_nr();
+    const tsr_dim_t run = cf->sh.KW * cf->sh.ICg, k_tap = sc->window_taps.k_tap;
+    const tsr_dim_t kpad = sc->window_taps.ntaps * k_tap;
+    int32_t *sums = (int32_t *)(out + cf->sh.G * sc->row_b_g_bytes);
+    for (tsr_dim_t g = 0; g < cf->sh.G; g++) {
+        int8_t *panels = (int8_t *)out + g * sc->row_b_g_bytes;
+        memset(panels, 0, sc->row_b_g_bytes);
+        for (tsr_dim_t oc = 0; oc < cf->sh.OCg; oc++) {
+            uint32_t sum = 0;
+            int8_t *p = panels + oc / nr * kpad * nr + oc % nr * 4;
+            for (tsr_dim_t t = 0; t < sc->window_taps.ntaps; t++)
+                for (tsr_dim_t j = 0; j < run; j++) {
+                    const int8_t w = wei_at(e, g, t * run + j, oc);
+                    const tsr_dim_t k = t * k_tap + j;
+                    p[k / 4 * nr * 4 + k % 4] = w;
+                    sum += (uint32_t)(int32_t)w;
+                }
+            sums[g * cf->sh.OCg + oc] = (int32_t)sum;
+        }
+    }
+}
+
 static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
                                          const tsr_exec_ctx_t *ctx) {
     const s8_conf_t *sc = pd->impl_data;
@@ -730,6 +844,12 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     e.taps = cf->taps_ok && e.wei_in_place &&
              (!sc->with_src_zp || e.z.padded_with_zp);
     e.window = cf->src_window && (!sc->with_src_zp || e.z.padded_with_zp);
+    if (e.window && sc->row_b_pad) {
+        char *row_b = scratch + sc->row_b_off;
+        write_row_weights(sc, &e, row_b);
+        e.row_b = (const int8_t *)row_b;
+        e.row_b_sums = (const int32_t *)(row_b + cf->sh.G * sc->row_b_g_bytes);
+    }
     /* An s8 source planned by taps is not flipped into col. */
     if (cf->taps_ok && sc->src_dt == tsr_s8 && !e.taps)
         return tsr_runtime_error;

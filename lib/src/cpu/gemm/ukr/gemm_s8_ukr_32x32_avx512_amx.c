@@ -52,7 +52,9 @@ static _Thread_local int64_t configured_rows = 0, configured_step = 0;
  * K steps of `step` quads (1 to 16): A tiles of 4 * step bytes per row, B
  * tiles of step rows. */
 static void configure_tiles(int64_t m, int64_t step) {
-    if (m == configured_rows && step == configured_step)
+    /* A config for 32 rows serves 16 too (the second half unused). */
+    if (step == configured_step &&
+        (m == configured_rows || (m == 16 && configured_rows == 32)))
         return;
     configured_rows = m;
     configured_step = step;
