@@ -1,5 +1,5 @@
-# The f32 depthwise convolution's batch (inputs/conv/test_conv_dw_ci): every
-# problem runs on "dw:f32" and passes, with the CPU's best kernel (AVX-512
+# The depthwise convolution's batch (inputs/conv/test_conv_dw_ci): every
+# problem runs on "dw:f32" (or "dw:s8" for int8) and passes, with the CPU's best kernel (AVX-512
 # or AVX2), with the AVX2 one (TSR_MAX_CPU_ISA=avx2: the same as the best on
 # an AVX2-only CPU) and with the portable one (TSR_MAX_CPU_ISA=generic).
 if(NOT COMMAND benchdnn_cli_test)
@@ -7,7 +7,7 @@ if(NOT COMMAND benchdnn_cli_test)
 endif()
 
 set(conv_dw_summary
-  "tests:691 passed:691 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+  "tests:4255 passed:4255 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
 benchdnn_cli_test(conv_dw_f32_batch 0 "${conv_dw_summary}"
   --conv --batch=inputs/conv/test_conv_dw_ci)
 benchdnn_cli_test(conv_dw_f32_batch_generic 0 "${conv_dw_summary}"

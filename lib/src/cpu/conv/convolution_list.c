@@ -4,6 +4,7 @@
 #include "common/primitive.h"
 
 extern const tsr_impl_t tsr_dw_convolution_f32_fwd_impl;
+extern const tsr_impl_t tsr_dw_convolution_s8_fwd_impl;
 extern const tsr_impl_t tsr_gemm_convolution_s8_fwd_impl;
 extern const tsr_impl_t tsr_gemm_convolution_f32_fwd_impl;
 extern const tsr_impl_t tsr_direct_convolution_f32_fwd_impl;
@@ -11,6 +12,7 @@ extern const tsr_impl_t tsr_ref_convolution_fwd_impl;
 
 const tsr_impl_t *const tsr_convolution_impl_list[] = {
         &tsr_dw_convolution_f32_fwd_impl,
+        &tsr_dw_convolution_s8_fwd_impl,
         &tsr_gemm_convolution_s8_fwd_impl,
         &tsr_direct_convolution_f32_fwd_impl,
         &tsr_gemm_convolution_f32_fwd_impl,

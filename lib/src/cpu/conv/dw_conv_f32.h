@@ -58,6 +58,15 @@ void dw_conv_row_avx2(const dw_row_args_t *a);
  * dw_conv_row_avx2. */
 void dw_conv_row_avx512(const dw_row_args_t *a);
 
+/* "dw:s8": n int8 values at src (u8 when src_u8, else s8) as f32 minus
+ * zp[i] into dst. */
+typedef void (*dw_int8_to_f32_fn)(float *dst, const void *src, const float *zp,
+                                  int64_t n, int src_u8);
+void dw_int8_to_f32_avx2(float *dst, const void *src, const float *zp,
+                         int64_t n, int src_u8);
+void dw_int8_to_f32_avx512(float *dst, const void *src, const float *zp,
+                           int64_t n, int src_u8);
+
 /* A tap (kd, kh, kw) of a call: its input row at the call's first point
  * (before the point's offset along w) and its weights. */
 typedef struct {
@@ -124,8 +133,15 @@ typedef struct {
 
     tsr_dim_t chunk_c, tile_ow; /* work item channels, kernel call width */
     int nthr;
-    /* Scratchpad: repacked weights, then per thread an accumulator tile. */
-    size_t wei_floats, tile_floats;
+    /* "dw:s8": a u8 or s8 source (src_dt) and s8 weights, both read as f32
+     * (the source minus its zero point, src_zp: 0 none, 1 common, 2 per
+     * channel), whose sums are exact integers below 2^24. */
+    tsr_data_type_t src_dt;
+    int src_zp;
+    dw_int8_to_f32_fn to_f32;
+    /* Scratchpad: repacked weights, then per thread an accumulator tile
+     * and, for an int8 source, the rows of a work item as f32. */
+    size_t wei_floats, tile_floats, rows_floats;
     dw_row_fn row;
 
     tsr_epilogue_t ep;

@@ -492,3 +492,20 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
             row(&rw, a, nc, 0, in_lo, in_hi);
     }
 }
+
+void dw_int8_to_f32_avx2(float *dst, const void *src, const float *zp,
+                         int64_t n, int src_u8) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i b =
+                _mm_loadl_epi64((const __m128i *)((const char *)src + i));
+        const __m256i v =
+                src_u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+        _mm256_storeu_ps(dst + i, _mm256_sub_ps(_mm256_cvtepi32_ps(v),
+                                                _mm256_loadu_ps(zp + i)));
+    }
+    for (; i < n; i++)
+        dst[i] = (src_u8 ? (float)((const uint8_t *)src)[i]
+                         : (float)((const int8_t *)src)[i]) -
+                 zp[i];
+}

@@ -406,3 +406,18 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
             row(&rw, a, nc, in_lo, in_hi);
     }
 }
+
+void dw_int8_to_f32_avx512(float *dst, const void *src, const float *zp,
+                           int64_t n, int src_u8) {
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 k =
+                n - i >= 16 ? (__mmask16)0xffff
+                            : (__mmask16)((1u << (unsigned)(n - i)) - 1u);
+        const __m128i b = _mm_maskz_loadu_epi8(k, (const char *)src + i);
+        const __m512i v =
+                src_u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+        _mm512_mask_storeu_ps(dst + i, k,
+                              _mm512_sub_ps(_mm512_cvtepi32_ps(v),
+                                            _mm512_maskz_loadu_ps(k, zp + i)));
+    }
+}

@@ -3,6 +3,13 @@
  * and plain weights; every attribute through the shared epilogue. Layouts
  * and the kernel contract in dw_conv_f32.h.
  *
+ * "dw:s8" runs the same kernels on int8 data: the source rows a work item
+ * reads are converted to f32 (minus the source zero point) into the
+ * thread's scratchpad, the weights to f32 by the repack, and the f32 sums
+ * of integer products are exact (below 2^24 for up to DW_MAX_TAPS taps of
+ * 255 * 128), so they equal the reference's integer sums. The epilogue then
+ * takes them to any dst type as for the int8 GEMM convolution.
+ *
  * Work items are (image, output depth and row, chunk of channels), split
  * statically over the threads; each item runs the row kernel over tiles of
  * the output row and applies the epilogue to each tile while it is in the
@@ -14,6 +21,7 @@
 #include "common/convolution_pd.h"
 #include "common/isa.h"
 #include "common/memory_desc.h"
+#include "common/op_md.h"
 #include "common/utils.h"
 #include "cpu/conv/dw_conv_f32.h"
 
@@ -52,9 +60,17 @@ static void dw_conv_row_generic(const dw_row_args_t *a) {
     }
 }
 
-/* Plain f32 (no inner blocks), or f32 blocked by DW_VLEN channels only. */
+static void dw_int8_to_f32_generic(float *dst, const void *src, const float *zp,
+                                   int64_t n, int src_u8) {
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = (src_u8 ? (float)((const uint8_t *)src)[i]
+                         : (float)((const int8_t *)src)[i]) -
+                 zp[i];
+}
+
+/* Plain (no inner blocks), or blocked by DW_VLEN channels only. */
 static int data_layout_ok(const tsr_memory_desc_t *md, int *blocked) {
-    if (md->format_kind != tsr_format_kind_blocked || md->data_type != tsr_f32)
+    if (md->format_kind != tsr_format_kind_blocked)
         return 0;
     const tsr_blocking_desc_t *b = &md->blocking;
     if (b->inner_nblks == 0) {
@@ -139,16 +155,19 @@ static void weights_strides(const tsr_memory_desc_t *md, tsr_dim_t *s) {
 static tsr_status_t weights_init(dw_conv_conf_t *cf,
                                  const tsr_memory_desc_t *md) {
     if (md->format_kind != tsr_format_kind_blocked ||
-        md->data_type != tsr_f32 || md->blocking.inner_nblks != 0)
+        md->blocking.inner_nblks != 0)
         return tsr_unimplemented;
     weights_strides(md, cf->wei_s);
     cf->wei_off0 = md->offset0;
-    cf->wei_direct = cf->C == 1 || cf->wei_s[0] == 1;
+    cf->wei_direct =
+            md->data_type == tsr_f32 && (cf->C == 1 || cf->wei_s[0] == 1);
     cf->wei_floats = 0;
     if (cf->wei_direct)
         return tsr_success;
-    /* Other layouts are copied per execution into the "any" one. */
+    /* Other layouts (and s8 weights) are copied per execution into the
+     * "any" one, as f32. */
     tsr_memory_desc_t packed = *md;
+    packed.data_type = tsr_f32;
     const tsr_status_t st = weights_any(&packed);
     if (st != tsr_success)
         return st;
@@ -188,14 +207,40 @@ static void plan_work(dw_conv_conf_t *cf) {
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
     cf->chunk_c =
             chunk_for(cf, TSR_MAX(16, (TILE_FLOATS / cf->tile_ow) / 16 * 16));
+    /* The f32 accumulators go to a tile unless dst is f32 and no sum
+     * needs its old values. */
     cf->tile_floats =
-            tsr_epilogue_reads_dst(&cf->ep)
+            tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32
                     ? (size_t)(cf->tile_ow * tsr_rnd_up(cf->chunk_c, DW_VLEN))
                     : 0;
+    cf->rows_floats = cf->src_dt == tsr_f32
+                              ? 0
+                              : (size_t)((sh->KD * sh->KH * sh->IW + 1) *
+                                         tsr_rnd_up(cf->chunk_c, DW_VLEN));
 }
 
-static tsr_status_t conf_init(dw_conv_conf_t *cf,
-                              struct tsr_primitive_desc *pd) {
+static int is_int8(tsr_data_type_t dt) {
+    return dt == tsr_u8 || dt == tsr_s8;
+}
+
+/* The data types of "dw:f32" (all f32) or "dw:s8" (u8/s8 source, s8
+ * weights, any dst and bias the epilogue writes and reads). */
+static int data_types_ok(int int8, const tsr_memory_desc_t *src,
+                         const tsr_memory_desc_t *wei,
+                         const tsr_memory_desc_t *bia,
+                         const tsr_memory_desc_t *dst, int with_bias) {
+    if (!int8)
+        return src->data_type == tsr_f32 && wei->data_type == tsr_f32 &&
+               dst->data_type == tsr_f32 &&
+               (!with_bias || bia->data_type == tsr_f32);
+    return is_int8(src->data_type) && wei->data_type == tsr_s8 &&
+           op_data_types_ok(src->data_type, wei->data_type,
+                            with_bias ? bia->data_type : tsr_f32,
+                            dst->data_type);
+}
+
+static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
+                              int int8) {
     memset(cf, 0, sizeof(*cf));
     if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
@@ -207,16 +252,19 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf,
         cf->sh.KD * cf->sh.KH * cf->sh.KW > DW_MAX_TAPS)
         return tsr_unimplemented;
     const struct tsr_primitive_attr *attr = &pd->attr;
-    if (attr->zero_points[TSR_QARG_SRC].set ||
+    /* Source zero points (int8): common or per channel. */
+    const tsr_runtime_q_t *zp = &attr->zero_points[TSR_QARG_SRC];
+    if ((zp->set && (!int8 || (zp->mask != 0 && zp->mask != (1 << 1)))) ||
         attr->zero_points[TSR_QARG_WEIGHTS].set)
         return tsr_unimplemented;
+    cf->src_zp = !zp->set ? 0 : zp->mask == 0 ? 1 : 2;
     tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC],
                       *wei = &pd->md[TSR_MD_WEIGHTS];
     tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS], *dst = &pd->md[TSR_MD_DST];
     const int with_bias = conv_with_bias(pd);
-    if (src->data_type != tsr_f32 || wei->data_type != tsr_f32 ||
-        dst->data_type != tsr_f32 || (with_bias && bia->data_type != tsr_f32))
+    if (!data_types_ok(int8, src, wei, bia, dst, with_bias))
         return tsr_unimplemented;
+    cf->src_dt = src->data_type;
     if (resolve_any(src, TSR_MD_SRC) != tsr_success ||
         resolve_any(dst, TSR_MD_DST) != tsr_success ||
         resolve_any(wei, TSR_MD_WEIGHTS) != tsr_success ||
@@ -224,7 +272,7 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf,
         return tsr_unimplemented;
     int src_blocked, dst_blocked;
     if (!data_layout_ok(src, &src_blocked) ||
-        !data_layout_ok(dst, &dst_blocked))
+        !data_layout_ok(dst, &dst_blocked) || (int8 && src_blocked))
         return tsr_unimplemented;
     cf->C = cf->sh.G;
     cf->DD = cf->sh.KDD + 1;
@@ -245,12 +293,17 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf,
             &cf->ep, attr, dst, with_bias ? bia : NULL, 1, div, mod);
     if (st != tsr_success)
         return st;
-    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
-    cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
+    /* The kernel's f32 sums are the result only in an f32 dst. */
+    const int f32_dst = dst->data_type == tsr_f32;
+    cf->ep_identity = f32_dst && tsr_epilogue_is_identity(&cf->ep);
+    cf->ep_in_kernel = f32_dst && tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
     cf->row = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_conv_row_avx512
               : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_conv_row_avx2
                                                    : dw_conv_row_generic;
+    cf->to_f32 = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_int8_to_f32_avx512
+                 : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_int8_to_f32_avx2
+                                                      : dw_int8_to_f32_generic;
     plan_work(cf);
     return tsr_success;
 }
@@ -263,18 +316,31 @@ static size_t tile_bytes(const dw_conv_conf_t *cf) {
     return (size_t)tsr_rnd_up((int64_t)(cf->tile_floats * sizeof(float)), 64);
 }
 
-static tsr_status_t dw_conv_init(struct tsr_primitive_desc *pd) {
+static size_t rows_bytes(const dw_conv_conf_t *cf) {
+    return (size_t)tsr_rnd_up((int64_t)(cf->rows_floats * sizeof(float)), 64);
+}
+
+static tsr_status_t dw_init(struct tsr_primitive_desc *pd, int int8) {
     dw_conv_conf_t *cf = malloc(sizeof(*cf));
     if (!cf)
         return tsr_out_of_memory;
-    const tsr_status_t st = conf_init(cf, pd);
+    const tsr_status_t st = conf_init(cf, pd, int8);
     if (st != tsr_success) {
         free(cf);
         return st;
     }
     pd->impl_data = cf;
-    pd->scratchpad_size = wei_bytes(cf) + tile_bytes(cf) * (size_t)cf->nthr;
+    pd->scratchpad_size = wei_bytes(cf) +
+                          (tile_bytes(cf) + rows_bytes(cf)) * (size_t)cf->nthr;
     return tsr_success;
+}
+
+static tsr_status_t dw_conv_init(struct tsr_primitive_desc *pd) {
+    return dw_init(pd, 0);
+}
+
+static tsr_status_t dw_conv_s8_init(struct tsr_primitive_desc *pd) {
+    return dw_init(pd, 1);
 }
 
 static void dw_conv_fini(struct tsr_primitive_desc *pd) {
@@ -287,7 +353,41 @@ typedef struct {
     const float *src, *wei; /* wei: tap-major, channel stride 1 */
     tsr_dim_t wei_s[4];     /* its strides over g, kd, kh, kw */
     float *dst;
+    const void *src_int8;  /* "dw:s8": the source, read through rows */
+    const int32_t *src_zp; /* its zero points (1 or C values), or NULL */
 } exec_t;
+
+/* "dw:s8": the source rows (id, ih) of row_in (nrows of them) for
+ * channels c0 .. c0 + nc as f32 minus the zero point, each IW points of
+ * rnd_up(nc, DW_VLEN) channels (the extra ones 0) into rows, after the
+ * chunk's zero points as f32; the row arguments then point at them. */
+static void int8_rows(const exec_t *e, const tsr_dim_t *row_in, int nrows,
+                      tsr_dim_t n, tsr_dim_t c0, tsr_dim_t nc, float *rows,
+                      dw_row_args_t *a) {
+    const dw_conv_conf_t *cf = e->cf;
+    const tsr_dim_t ncp = tsr_rnd_up(nc, DW_VLEN), IW = cf->sh.IW;
+    float *zp = rows + cf->sh.KD * cf->sh.KH * IW * ncp;
+    for (tsr_dim_t c = 0; c < ncp; c++)
+        zp[c] = !e->src_zp || c >= nc ? 0.f
+                : cf->src_zp == 1     ? (float)e->src_zp[0]
+                                      : (float)e->src_zp[c0 + c];
+    const int u8 = cf->src_dt == tsr_u8;
+    for (int r = 0; r < nrows; r++) {
+        float *out = rows + r * IW * ncp;
+        const tsr_dim_t base =
+                cf->src_off0 + n * cf->src_s[DW_N] + row_in[r] + c0;
+        for (tsr_dim_t iw = 0; iw < IW; iw++) {
+            const tsr_dim_t at = base + iw * cf->src_s[DW_W];
+            float *o = out + iw * ncp;
+            cf->to_f32(o, (const uint8_t *)e->src_int8 + at, zp, nc, u8);
+            for (tsr_dim_t c = nc; c < ncp; c++)
+                o[c] = 0.f;
+        }
+        a->src_row[r] = out;
+    }
+    a->src_sw = ncp;
+    a->src_cv = DW_VLEN;
+}
 
 /* Channel offset c (a multiple of DW_VLEN) of a data tensor. */
 static tsr_dim_t chan_off(const tsr_dim_t *s, tsr_dim_t c) {
@@ -336,8 +436,8 @@ static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
 
 /* Output row (n, od, oh), channels c0 .. c0 + nc; `tile`: the thread's
  * accumulator tile, or NULL. */
-static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
-                    tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
+static void run_row(const exec_t *e, float *tile, float *rows, tsr_dim_t n,
+                    tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
     const dw_conv_conf_t *cf = e->cf;
     const conv_sizes_t *sh = &cf->sh;
     dw_row_args_t a;
@@ -346,13 +446,16 @@ static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
               &kd_hi);
     tap_range(oh, sh->KSH, sh->padT, cf->DH, sh->KH, sh->IH, &ih0, &kh_lo,
               &kh_hi);
-    const float *src = e->src + cf->src_off0 + n * cf->src_s[DW_N] +
-                       chan_off(cf->src_s, c0);
+    const float *src = e->src ? e->src + cf->src_off0 + n * cf->src_s[DW_N] +
+                                        chan_off(cf->src_s, c0)
+                              : NULL;
+    tsr_dim_t row_in[DW_MAX_ROWS];
     a.nrows = 0;
     for (tsr_dim_t kd = kd_lo; kd < kd_hi; kd++)
         for (tsr_dim_t kh = kh_lo; kh < kh_hi; kh++) {
-            a.src_row[a.nrows] = src + (id0 + kd * cf->DD) * cf->src_s[DW_D] +
-                                 (ih0 + kh * cf->DH) * cf->src_s[DW_H];
+            row_in[a.nrows] = (id0 + kd * cf->DD) * cf->src_s[DW_D] +
+                              (ih0 + kh * cf->DH) * cf->src_s[DW_H];
+            a.src_row[a.nrows] = src ? src + row_in[a.nrows] : NULL;
             a.wei_row[a.nrows] =
                     e->wei + c0 + kd * e->wei_s[1] + kh * e->wei_s[2];
             a.nrows++;
@@ -365,6 +468,8 @@ static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
     a.IW = sh->IW;
     a.src_sw = cf->src_s[DW_W];
     a.src_cv = cf->src_s[DW_C];
+    if (!src)
+        int8_rows(e, row_in, a.nrows, n, c0, nc, rows, &a);
     a.wei_sw = e->wei_s[3];
     a.bias = cf->ep_in_kernel
                      ? (const float *)e->rt->bias + cf->ep.bias_md.offset0 + c0
@@ -403,20 +508,22 @@ static void run_row(const exec_t *e, float *tile, tsr_dim_t n, tsr_dim_t od,
 
 /* User weights in the kernel's layout (weights_any, strides packed_s),
  * threads splitting the channels. */
-static void repack_weights(const dw_conv_conf_t *cf, const float *wei,
-                           float *packed) {
+static void repack_weights(const dw_conv_conf_t *cf, const void *wei,
+                           tsr_data_type_t dt, float *packed) {
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t KS = sh->KD * sh->KH * sh->KW;
     const tsr_dim_t *ps = cf->packed_s;
 #pragma omp for schedule(static)
     for (tsr_dim_t g = 0; g < cf->C; g++) {
-        const float *w = wei + cf->wei_off0 + g * cf->wei_s[0];
         for (tsr_dim_t k = 0; k < KS; k++) {
             const tsr_dim_t kw = k % sh->KW, kh = (k / sh->KW) % sh->KH,
                             kd = k / (sh->KW * sh->KH);
+            const tsr_dim_t at = cf->wei_off0 + g * cf->wei_s[0] +
+                                 kd * cf->wei_s[1] + kh * cf->wei_s[2] +
+                                 kw * cf->wei_s[3];
             packed[g * ps[0] + kd * ps[1] + kh * ps[2] + kw * ps[3]] =
-                    w[kd * cf->wei_s[1] + kh * cf->wei_s[2] +
-                      kw * cf->wei_s[3]];
+                    dt == tsr_s8 ? (float)((const int8_t *)wei)[at]
+                                 : ((const float *)wei)[at];
         }
     }
 }
@@ -431,12 +538,17 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
     exec_t e;
     e.cf = cf;
     e.rt = &rt;
-    e.src = tsr_ctx_data(ctx, TSR_ARG_SRC);
+    const int int8 = cf->src_dt != tsr_f32;
+    e.src = int8 ? NULL : tsr_ctx_data(ctx, TSR_ARG_SRC);
+    e.src_int8 = int8 ? tsr_ctx_data(ctx, TSR_ARG_SRC) : NULL;
+    e.src_zp = cf->src_zp ? tsr_ctx_data(ctx,
+                                         TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC)
+                          : NULL;
     e.dst = tsr_ctx_data(ctx, TSR_ARG_DST);
-    const float *user_wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
+    const void *user_wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
     float *packed = (float *)scratch;
     if (cf->wei_direct) {
-        e.wei = user_wei + cf->wei_off0;
+        e.wei = (const float *)user_wei + cf->wei_off0;
         memcpy(e.wei_s, cf->wei_s, sizeof(e.wei_s));
     } else {
         e.wei = packed;
@@ -449,10 +561,13 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
 #pragma omp parallel num_threads(cf->nthr)
     {
         if (!cf->wei_direct)
-            repack_weights(cf, user_wei, packed);
+            repack_weights(cf, user_wei, pd->md[TSR_MD_WEIGHTS].data_type,
+                           packed);
         char *mine = scratch + wei_bytes(cf) +
-                     tile_bytes(cf) * (size_t)omp_get_thread_num();
+                     (tile_bytes(cf) + rows_bytes(cf)) *
+                             (size_t)omp_get_thread_num();
         float *tile = cf->tile_floats ? (float *)mine : NULL;
+        float *rows = (float *)(mine + tile_bytes(cf));
         /* No barrier of its own: the end of the region is one. */
 #pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
@@ -461,7 +576,8 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
             const tsr_dim_t oh = (i / (nchunks * sh->OD)) % sh->OH;
             const tsr_dim_t n = i / (sh->OH * sh->OD * nchunks);
             const tsr_dim_t c0 = chunk * cf->chunk_c;
-            run_row(&e, tile, n, od, oh, c0, TSR_MIN(cf->chunk_c, cf->C - c0));
+            run_row(&e, tile, rows, n, od, oh, c0,
+                    TSR_MIN(cf->chunk_c, cf->C - c0));
         }
     }
     return tsr_success;
@@ -471,6 +587,14 @@ const tsr_impl_t tsr_dw_convolution_f32_fwd_impl = {
         .name = "dw:f32",
         .isa = tsr_cpu_isa_generic,
         .init = dw_conv_init,
+        .execute = dw_conv_execute,
+        .fini = dw_conv_fini,
+};
+
+const tsr_impl_t tsr_dw_convolution_s8_fwd_impl = {
+        .name = "dw:s8",
+        .isa = tsr_cpu_isa_generic,
+        .init = dw_conv_s8_init,
         .execute = dw_conv_execute,
         .fini = dw_conv_fini,
 };
