@@ -200,6 +200,8 @@ static tsr_dim_t chunk_for(const dw_conv_conf_t *cf, tsr_dim_t chunk) {
     return TSR_MIN(chunk, tsr_rnd_up(cf->C, DW_VLEN));
 }
 
+static size_t cache_floats(const dw_conv_conf_t *cf);
+
 /* Tile width, channel chunk, threads and scratchpad. */
 static void plan_work(dw_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
@@ -213,10 +215,7 @@ static void plan_work(dw_conv_conf_t *cf) {
             tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32
                     ? (size_t)(cf->tile_ow * tsr_rnd_up(cf->chunk_c, DW_VLEN))
                     : 0;
-    cf->rows_floats = cf->src_dt == tsr_f32
-                              ? 0
-                              : (size_t)((sh->KD * sh->KH * sh->IW + 1) *
-                                         tsr_rnd_up(cf->chunk_c, DW_VLEN));
+    cf->rows_floats = cf->src_dt == tsr_f32 ? 0 : cache_floats(cf);
 }
 
 static int is_int8(tsr_data_type_t dt) {
@@ -357,33 +356,100 @@ typedef struct {
     const int32_t *src_zp; /* its zero points (1 or C values), or NULL */
 } exec_t;
 
-/* "dw:s8": the source rows (id, ih) of row_in (nrows of them) for
- * channels c0 .. c0 + nc as f32 minus the zero point, each IW points of
- * rnd_up(nc, DW_VLEN) channels (the extra ones 0) into rows, after the
- * chunk's zero points as f32; the row arguments then point at them. */
-static void int8_rows(const exec_t *e, const tsr_dim_t *row_in, int nrows,
-                      tsr_dim_t n, tsr_dim_t c0, tsr_dim_t nc, float *rows,
+/* "dw:s8": a thread's source rows as f32, kept across its work items:
+ * consecutive output rows of a channel chunk share all but one of their
+ * input rows (3x3), which are then converted once instead of KH times.
+ * A slot holds the row (n, c0, row) of rnd_up(chunk_c, DW_VLEN) channels
+ * per point, `used` the clock of its last use. */
+typedef struct {
+    tsr_dim_t n, c0, row, used;
+} row_slot_t;
+
+typedef struct {
+    tsr_dim_t clock;
+    row_slot_t slot[2 * DW_MAX_ROWS]; /* two chunks' rows */
+} row_cache_t;
+
+static int cache_slots(const dw_conv_conf_t *cf) {
+    return (int)(2 * cf->sh.KD * cf->sh.KH);
+}
+
+static size_t cache_floats(const dw_conv_conf_t *cf) {
+    const tsr_dim_t ncp = tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    return (size_t)(tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16 + ncp +
+                    cache_slots(cf) * cf->sh.IW * ncp);
+}
+
+static void cache_reset(row_cache_t *rc) {
+    rc->clock = 0;
+    for (int i = 0; i < 2 * DW_MAX_ROWS; i++)
+        rc->slot[i].n = -1;
+}
+
+/* The source rows (id, ih) of row_in (nrows of them) for channels
+ * c0 .. c0 + nc as f32 minus the zero point, each IW points of
+ * rnd_up(nc, DW_VLEN) channels (the extra ones 0), from the cache or
+ * converted into it; the row arguments then point at them. */
+static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
+                      int nrows, tsr_dim_t n, tsr_dim_t c0, tsr_dim_t nc,
                       dw_row_args_t *a) {
     const dw_conv_conf_t *cf = e->cf;
     const tsr_dim_t ncp = tsr_rnd_up(nc, DW_VLEN), IW = cf->sh.IW;
-    float *zp = rows + cf->sh.KD * cf->sh.KH * IW * ncp;
-    for (tsr_dim_t c = 0; c < ncp; c++)
-        zp[c] = !e->src_zp || c >= nc ? 0.f
-                : cf->src_zp == 1     ? (float)e->src_zp[0]
-                                      : (float)e->src_zp[c0 + c];
+    const tsr_dim_t slot_floats = IW * tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    float *zp =
+            (float *)rc + tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16;
+    float *data = zp + tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    const int slots = cache_slots(cf);
+    const tsr_dim_t now = ++rc->clock;
+    int slot_of[DW_MAX_ROWS];
+    for (int r = 0; r < nrows; r++) {
+        slot_of[r] = -1;
+        for (int i = 0; i < slots; i++) {
+            const row_slot_t *sl = &rc->slot[i];
+            if (sl->n == n && sl->c0 == c0 && sl->row == row_in[r]) {
+                slot_of[r] = i;
+                rc->slot[i].used = now;
+                break;
+            }
+        }
+    }
+    int zp_ready = 0;
     const int u8 = cf->src_dt == tsr_u8;
     for (int r = 0; r < nrows; r++) {
-        float *out = rows + r * IW * ncp;
-        const tsr_dim_t base =
-                cf->src_off0 + n * cf->src_s[DW_N] + row_in[r] + c0;
-        for (tsr_dim_t iw = 0; iw < IW; iw++) {
-            const tsr_dim_t at = base + iw * cf->src_s[DW_W];
-            float *o = out + iw * ncp;
-            cf->to_f32(o, (const uint8_t *)e->src_int8 + at, zp, nc, u8);
-            for (tsr_dim_t c = nc; c < ncp; c++)
-                o[c] = 0.f;
+        if (slot_of[r] < 0) {
+            /* The least recently used slot this call does not read. */
+            int v = -1;
+            for (int i = 0; i < slots; i++)
+                if (rc->slot[i].n < 0 ||
+                    (rc->slot[i].used < now &&
+                     (v < 0 || rc->slot[i].used < rc->slot[v].used))) {
+                    v = i;
+                    if (rc->slot[i].n < 0)
+                        break;
+                }
+            if (!zp_ready) {
+                for (tsr_dim_t c = 0; c < ncp; c++)
+                    zp[c] = !e->src_zp || c >= nc ? 0.f
+                            : cf->src_zp == 1     ? (float)e->src_zp[0]
+                                                  : (float)e->src_zp[c0 + c];
+                zp_ready = 1;
+            }
+            float *out = data + v * slot_floats;
+            const tsr_dim_t base =
+                    cf->src_off0 + n * cf->src_s[DW_N] + row_in[r] + c0;
+            for (tsr_dim_t iw = 0; iw < IW; iw++) {
+                float *o = out + iw * ncp;
+                cf->to_f32(o,
+                           (const uint8_t *)e->src_int8 + base +
+                                   iw * cf->src_s[DW_W],
+                           zp, nc, u8);
+                for (tsr_dim_t c = nc; c < ncp; c++)
+                    o[c] = 0.f;
+            }
+            rc->slot[v] = (row_slot_t){n, c0, row_in[r], now};
+            slot_of[r] = v;
         }
-        a->src_row[r] = out;
+        a->src_row[r] = data + slot_of[r] * slot_floats;
     }
     a->src_sw = ncp;
     a->src_cv = DW_VLEN;
@@ -436,8 +502,9 @@ static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
 
 /* Output row (n, od, oh), channels c0 .. c0 + nc; `tile`: the thread's
  * accumulator tile, or NULL. */
-static void run_row(const exec_t *e, float *tile, float *rows, tsr_dim_t n,
-                    tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0, tsr_dim_t nc) {
+static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
+                    tsr_dim_t n, tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0,
+                    tsr_dim_t nc) {
     const dw_conv_conf_t *cf = e->cf;
     const conv_sizes_t *sh = &cf->sh;
     dw_row_args_t a;
@@ -469,7 +536,7 @@ static void run_row(const exec_t *e, float *tile, float *rows, tsr_dim_t n,
     a.src_sw = cf->src_s[DW_W];
     a.src_cv = cf->src_s[DW_C];
     if (!src)
-        int8_rows(e, row_in, a.nrows, n, c0, nc, rows, &a);
+        int8_rows(e, rows, row_in, a.nrows, n, c0, nc, &a);
     a.wei_sw = e->wei_s[3];
     a.bias = cf->ep_in_kernel
                      ? (const float *)e->rt->bias + cf->ep.bias_md.offset0 + c0
@@ -567,8 +634,11 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
                      (tile_bytes(cf) + rows_bytes(cf)) *
                              (size_t)omp_get_thread_num();
         float *tile = cf->tile_floats ? (float *)mine : NULL;
-        float *rows = (float *)(mine + tile_bytes(cf));
-        /* No barrier of its own: the end of the region is one. */
+        row_cache_t *rows =
+                cf->rows_floats ? (row_cache_t *)(mine + tile_bytes(cf)) : NULL;
+        if (rows)
+            cache_reset(rows);
+            /* No barrier of its own: the end of the region is one. */
 #pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
             const tsr_dim_t chunk = i % nchunks;
