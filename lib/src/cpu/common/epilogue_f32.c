@@ -179,8 +179,8 @@ int tsr_epilogue_is_identity(const tsr_epilogue_t *ep) {
 
 int tsr_epilogue_is_bias_only(const tsr_epilogue_t *ep) {
     const tsr_epilogue_fused_plan_t *p = &ep->fused;
-    return p->ok && p->with_bias && !p->legacy && !p->with_src_scale &&
-           !p->with_wei_scale && p->nops == 0;
+    return ep->dst_dt == tsr_f32 && p->ok && p->with_bias && !p->legacy &&
+           !p->with_src_scale && !p->with_wei_scale && p->nops == 0;
 }
 
 int tsr_epilogue_uniform_along(const tsr_epilogue_t *ep, int dim) {

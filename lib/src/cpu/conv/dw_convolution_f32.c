@@ -292,10 +292,10 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
             &cf->ep, attr, dst, with_bias ? bia : NULL, 1, div, mod);
     if (st != tsr_success)
         return st;
-    /* The kernel's f32 sums are the result only in an f32 dst. */
-    const int f32_dst = dst->data_type == tsr_f32;
-    cf->ep_identity = f32_dst && tsr_epilogue_is_identity(&cf->ep);
-    cf->ep_in_kernel = f32_dst && tsr_epilogue_is_bias_only(&cf->ep);
+    /* Both hold for an f32 dst only, where the kernel's sums are the
+     * result. */
+    cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
+    cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
     cf->row = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_conv_row_avx512
               : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_conv_row_avx2
