@@ -371,6 +371,15 @@ int gemm_conv_weights_init(gemm_conv_conf_t *cf, tsr_memory_desc_t *wei,
                            int with_groups, tsr_data_type_t dt, int nr,
                            int kblk);
 
+/* The element index of weight (k, oc) in B panels of nr columns over kpad
+ * K values (a multiple of kb) in groups of kb: panel oc / nr, then group
+ * k / kb, then the group's kb values of each column. */
+static inline tsr_dim_t gemm_conv_panel_index(tsr_dim_t nr, tsr_dim_t kb,
+                                              tsr_dim_t kpad, tsr_dim_t k,
+                                              tsr_dim_t oc) {
+    return oc / nr * kpad * nr + (k / kb * nr + oc % nr) * kb + k % kb;
+}
+
 /* The panels at `panels` (the weights data) into their plain copy. */
 void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,
                              size_t esize, void *plain);

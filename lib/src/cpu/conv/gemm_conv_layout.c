@@ -307,8 +307,7 @@ void gemm_conv_unpack_panels(const gemm_conv_conf_t *cf, const void *panels,
                         (size_t)(g * cf->wei_g_stride + k * cf->wei_ld) * esize;
             for (tsr_dim_t oc = 0; oc < cf->sh.OCg; oc++)
                 memcpy(row + (size_t)oc * esize,
-                       pg + (size_t)(oc / nr * kpad * nr +
-                                     (k / kb * nr + oc % nr) * kb + k % kb) *
+                       pg + (size_t)gemm_conv_panel_index(nr, kb, kpad, k, oc) *
                                        esize,
                        esize);
         }

@@ -779,10 +779,10 @@ static void settle_weights(const s8_conf_t *sc, const tsr_memory_desc_t *wei_md,
 static int8_t wei_at(const exec_t *e, tsr_dim_t g, tsr_dim_t k, tsr_dim_t oc) {
     const gemm_conv_conf_t *cf = &e->sc->cf;
     if (e->wei_in_place) {
-        const tsr_dim_t nr = cf->panel_nr, kb = cf->panel_kblk;
+        const tsr_dim_t kb = cf->panel_kblk;
         return e->wei[g * cf->panel_g_stride +
-                      oc / nr * tsr_rnd_up(cf->K, kb) * nr +
-                      (k / kb * nr + oc % nr) * kb + k % kb];
+                      gemm_conv_panel_index(cf->panel_nr, kb,
+                                            tsr_rnd_up(cf->K, kb), k, oc)];
     }
     const wei_view_t v = wei_view(cf, e->wei, g);
     return v.w[k * v.k_step + oc * v.oc_step];
@@ -802,12 +802,11 @@ static void write_row_weights(const s8_conf_t *sc, const exec_t *e, char *out) {
         memset(panels, 0, sc->row_b_g_bytes);
         for (tsr_dim_t oc = 0; oc < cf->sh.OCg; oc++) {
             uint32_t sum = 0;
-            int8_t *p = panels + oc / nr * kpad * nr + oc % nr * 4;
             for (tsr_dim_t t = 0; t < sc->window_taps.ntaps; t++)
                 for (tsr_dim_t j = 0; j < run; j++) {
                     const int8_t w = wei_at(e, g, t * run + j, oc);
-                    const tsr_dim_t k = t * k_tap + j;
-                    p[k / 4 * nr * 4 + k % 4] = w;
+                    panels[gemm_conv_panel_index(nr, 4, kpad, t * k_tap + j,
+                                                 oc)] = w;
                     sum += (uint32_t)(int32_t)w;
                 }
             sums[g * cf->sh.OCg + oc] = (int32_t)sum;
