@@ -390,6 +390,23 @@ void gemm_conv_wei_scale_form(const struct tsr_primitive_desc *pd,
                               const gemm_conv_conf_t *cf, int64_t *div,
                               int64_t *mod);
 
+/* Windows of zero-padded source rows (f32 kernel-row taps and int8
+ * windows): the pixels of a window row, every source column some point
+ * reads; the source rows the window of out_rows output rows holds; and
+ * the output rows of a chunk of up to chunk_sp points (one more when it
+ * starts mid-row). */
+static inline tsr_dim_t gemm_conv_window_cols(const gemm_conv_conf_t *cf) {
+    return (cf->sh.OW - 1) * cf->sh.KSW + (cf->sh.KW - 1) * cf->DW + 1;
+}
+static inline tsr_dim_t gemm_conv_window_rows(const gemm_conv_conf_t *cf,
+                                              tsr_dim_t out_rows) {
+    return (out_rows - 1) * cf->sh.KSH + (cf->sh.KH - 1) * cf->DH + 1;
+}
+static inline tsr_dim_t gemm_conv_chunk_out_rows(const gemm_conv_conf_t *cf,
+                                                 tsr_dim_t chunk_sp) {
+    return TSR_MIN(tsr_div_up(chunk_sp, cf->sh.OW) + 1, cf->sh.OH);
+}
+
 /* int8 source windows (gemm_conv_s8_window.c). A window for the len
  * points from sp0 of one image, from `base`: with point taps the GEMM's A
  * from `a` (one pixel of ICg bytes per row) and `rows` GEMM rows; the

@@ -23,32 +23,21 @@ int gemm_conv_row_taps_ok(const gemm_conv_conf_t *cf) {
            sh->OD == 1 && sh->KH <= TSR_GEMM_MAX_TAPS;
 }
 
-/* Padded columns of a window row: every pixel some point reads. */
-static tsr_dim_t window_cols(const gemm_conv_conf_t *cf) {
-    return (cf->sh.OW - 1) * cf->sh.KSW + cf->sh.KW;
-}
-
-/* Source rows a window holds for `len` points from a row start. */
-static tsr_dim_t window_rows(const gemm_conv_conf_t *cf, tsr_dim_t oh_rows) {
-    return (oh_rows - 1) * cf->sh.KSH + (cf->sh.KH - 1) * cf->DH + 1;
-}
-
 size_t gemm_conv_row_window_floats(const gemm_conv_conf_t *cf,
                                    tsr_dim_t chunk_sp) {
-    /* A chunk starting mid-row spans one output row more. */
-    const tsr_dim_t oh_rows = tsr_div_up(chunk_sp, cf->sh.OW) + 1;
-    return (size_t)(window_rows(cf, TSR_MIN(oh_rows, cf->sh.OH)) *
-                    window_cols(cf) * cf->sh.ICg);
+    return (size_t)(gemm_conv_window_rows(
+                            cf, gemm_conv_chunk_out_rows(cf, chunk_sp)) *
+                    gemm_conv_window_cols(cf) * cf->sh.ICg);
 }
 
 void gemm_conv_row_window(const gemm_conv_conf_t *cf, const float *src,
                           tsr_dim_t n, tsr_dim_t sp0, tsr_dim_t len, float *win,
                           gemm_conv_row_taps_t *rt) {
     const conv_sizes_t *sh = &cf->sh;
-    const tsr_dim_t C = sh->ICg, cols = window_cols(cf);
+    const tsr_dim_t C = sh->ICg, cols = gemm_conv_window_cols(cf);
     const tsr_dim_t oh0 = sp0 / sh->OW, oh1 = (sp0 + len - 1) / sh->OW;
     const tsr_dim_t ih0 = oh0 * sh->KSH - sh->padT;
-    const tsr_dim_t rows = window_rows(cf, oh1 - oh0 + 1);
+    const tsr_dim_t rows = gemm_conv_window_rows(cf, oh1 - oh0 + 1);
     /* Source columns [0, IW) land at window columns from padL; those
      * past the window's end are read by no point. */
     const tsr_dim_t lead = TSR_MIN(sh->padL, cols);
@@ -79,7 +68,7 @@ int64_t gemm_conv_row_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     const gemm_conv_row_taps_t *rt = ctx;
     const gemm_conv_conf_t *cf = rt->cf;
     const conv_sizes_t *sh = &cf->sh;
-    const tsr_dim_t row_floats = window_cols(cf) * sh->ICg;
+    const tsr_dim_t row_floats = gemm_conv_window_cols(cf) * sh->ICg;
     /* Each point's first window row (relative to the window's) and its
      * first pixel's offset. */
     tsr_dim_t r0[MAX_MR];

@@ -40,16 +40,6 @@ int gemm_conv_row_window_ok(const gemm_conv_conf_t *cf, int64_t max_k_tap) {
            tsr_rnd_up(sh->KW * sh->ICg, 4) <= max_k_tap;
 }
 
-/* Pixels of a window row: every source column some point reads. */
-static tsr_dim_t window_cols(const gemm_conv_conf_t *cf) {
-    return (cf->sh.OW - 1) * cf->sh.KSW + (cf->sh.KW - 1) * cf->DW + 1;
-}
-
-/* Source rows the window of `out` output rows holds. */
-static tsr_dim_t window_src_rows(const gemm_conv_conf_t *cf, tsr_dim_t out) {
-    return (out - 1) * cf->sh.KSH + (cf->sh.KH - 1) * cf->DH + 1;
-}
-
 /* Bytes past the window's last pixel that a kernel-row tap, rounded up
  * to whole quads, may read. */
 #define WINDOW_SLACK 64
@@ -60,29 +50,23 @@ static tsr_dim_t out_rows(const gemm_conv_conf_t *cf, tsr_dim_t sp0,
     return (sp0 + len - 1) / cf->sh.OW - sp0 / cf->sh.OW + 1;
 }
 
-/* Output rows of a chunk of up to chunk_sp points: one more when it
- * starts mid-row. */
-static tsr_dim_t chunk_out_rows(const gemm_conv_conf_t *cf,
-                                tsr_dim_t chunk_sp) {
-    return TSR_MIN(tsr_div_up(chunk_sp, cf->sh.OW) + 1, cf->sh.OH);
-}
-
 tsr_dim_t gemm_conv_window_max_rows(const gemm_conv_conf_t *cf,
                                     tsr_dim_t chunk_sp) {
     if (cf->row_taps)
         return cf->sh.OW;
-    return chunk_out_rows(cf, chunk_sp) * window_cols(cf);
+    return gemm_conv_chunk_out_rows(cf, chunk_sp) * gemm_conv_window_cols(cf);
 }
 
 size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp) {
-    return (size_t)(window_src_rows(cf, chunk_out_rows(cf, chunk_sp)) *
-                            window_cols(cf) * cf->sh.ICg +
+    return (size_t)(gemm_conv_window_rows(
+                            cf, gemm_conv_chunk_out_rows(cf, chunk_sp)) *
+                            gemm_conv_window_cols(cf) * cf->sh.ICg +
                     WINDOW_SLACK);
 }
 
 tsr_gemm_s8_tap_offs_t gemm_conv_window_taps(const gemm_conv_conf_t *cf,
                                              int64_t *off) {
-    const tsr_dim_t cols = window_cols(cf), C = cf->sh.ICg;
+    const tsr_dim_t cols = gemm_conv_window_cols(cf), C = cf->sh.ICg;
     tsr_gemm_s8_tap_offs_t t = {0, 0, off};
     if (cf->row_taps) {
         for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
@@ -103,7 +87,8 @@ const void *gemm_conv_window_row_a(const gemm_conv_conf_t *cf,
                                    const gemm_conv_window_t *wnd, tsr_dim_t oh,
                                    tsr_dim_t ow) {
     return (const uint8_t *)wnd->base +
-           ((oh - wnd->oh0) * cf->sh.KSH * window_cols(cf) + ow * cf->sh.KSW) *
+           ((oh - wnd->oh0) * cf->sh.KSH * gemm_conv_window_cols(cf) +
+            ow * cf->sh.KSW) *
                    cf->sh.ICg;
 }
 
@@ -122,9 +107,9 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
                                          tsr_dim_t sp0, tsr_dim_t len,
                                          void *buf) {
     const conv_sizes_t *sh = &cf->sh;
-    const tsr_dim_t C = sh->ICg, cols = window_cols(cf);
+    const tsr_dim_t C = sh->ICg, cols = gemm_conv_window_cols(cf);
     const tsr_dim_t oh0 = sp0 / sh->OW, ow0 = sp0 % sh->OW;
-    const tsr_dim_t rows = window_src_rows(cf, out_rows(cf, sp0, len));
+    const tsr_dim_t rows = gemm_conv_window_rows(cf, out_rows(cf, sp0, len));
     const tsr_dim_t ih0 = oh0 * sh->KSH - sh->padT;
     /* Source columns [0, IW) land at window pixels from padL; those past
      * the window's end are read by no point. */
@@ -159,7 +144,7 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
 
 tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
                                  const gemm_conv_window_t *wnd, tsr_dim_t q) {
-    const tsr_dim_t cols = window_cols(cf);
+    const tsr_dim_t cols = gemm_conv_window_cols(cf);
     const tsr_dim_t pix = wnd->ow0 + q, ow = pix % cols;
     return ow < cf->sh.OW ? (wnd->oh0 + pix / cols) * cf->sh.OW + ow : -1;
 }
@@ -167,16 +152,9 @@ tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
 void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
                                const gemm_conv_window_t *wnd, tsr_dim_t n,
                                tsr_dim_t g, int64_t *row_off) {
-    const tsr_dim_t cols = window_cols(cf);
-    tsr_dim_t oh = wnd->oh0, ow = wnd->ow0;
     for (tsr_dim_t q = 0; q < wnd->rows; q++) {
-        row_off[q] = ow < cf->sh.OW
-                             ? gemm_conv_dst_offset(cf, n, g * cf->sh.OCg,
-                                                    oh * cf->sh.OW + ow)
-                             : -1;
-        if (++ow == cols) {
-            ow = 0;
-            oh++;
-        }
+        const tsr_dim_t sp = gemm_conv_window_point(cf, wnd, q);
+        row_off[q] =
+                sp < 0 ? -1 : gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp);
     }
 }
