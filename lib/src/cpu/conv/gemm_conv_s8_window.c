@@ -152,9 +152,16 @@ tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
 void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
                                const gemm_conv_window_t *wnd, tsr_dim_t n,
                                tsr_dim_t g, int64_t *row_off) {
+    /* Walked pixel by pixel: a division per row cost a tenth of a 3x3
+     * layer's time. dst offsets are linear in the point. */
+    const tsr_dim_t cols = gemm_conv_window_cols(cf), OW = cf->sh.OW;
+    const int64_t base = gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, 0);
+    tsr_dim_t ow = wnd->ow0, sp = wnd->oh0 * OW + ow;
     for (tsr_dim_t q = 0; q < wnd->rows; q++) {
-        const tsr_dim_t sp = gemm_conv_window_point(cf, wnd, q);
-        row_off[q] =
-                sp < 0 ? -1 : gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp);
+        row_off[q] = ow < OW ? base + sp * cf->dst_sp_step : -1;
+        if (ow < OW)
+            sp++;
+        if (++ow == cols)
+            ow = 0;
     }
 }
