@@ -90,12 +90,14 @@ static void plan_work(s8_conf_t *sc) {
     /* Col rows padded to whole K quads, so the GEMM reads them in place
      * (tsr_gemm_s8_args_t.a_rows_padded). */
     cf->col_ld = tsr_rnd_up(cf->K, 4);
-    /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP); a
-     * GEMM by taps, which has no col, lost by them. */
-    const int own_col = !cf->direct && !cf->taps_ok && cf->wei_panels;
+    /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP) and,
+     * less small, through a window; a GEMM by taps lost by them. */
+    const int own_col =
+            !cf->direct && !cf->taps_ok && !cf->src_window && cf->wei_panels;
     gemm_conv_plan_items(cf, (size_t)cf->col_ld, COL_CHUNK_BYTES,
-                         own_col ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
-                                 : GEMM_CONV_MIN_SPLIT_SP);
+                         own_col          ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
+                         : cf->src_window ? GEMM_CONV_MIN_WINDOW_SPLIT_SP
+                                          : GEMM_CONV_MIN_SPLIT_SP);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
     /* A window's GEMM rows include its padded points; an execution that
