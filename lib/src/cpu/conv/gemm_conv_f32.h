@@ -186,15 +186,8 @@ typedef struct {
  * cut per thread, each thread gathers and reads only its own col rows and
  * packs nothing, which pays down to small cuts (2 threads: s8s8s8
  * res4a_branch2b 824 -> 899 GOPS; f32 res4a_branch2a 201 -> 222 GFLOPS,
- * res4a_branch2b 212 -> 224; on AMX, u8s8u8 res5a_branch2a, 49 points
- * cut in 25 and 24: 2200 -> 4100 GOPS, where one shared GEMM costs a
- * second parallel region and B panels past L1). */
-#define GEMM_CONV_MIN_OWN_COL_SPLIT_SP 16
-/* The same for an int8 source window (gemm_conv_s8_window.c): each cut
- * computes its own padded points and ragged row tile (AMX, 2 threads:
- * res4a_branch2b cut in 98-point halves 4700 -> 6300 GOPS, while the
- * 25-point halves of res5a_branch2b lose 4950 -> 3750). */
-#define GEMM_CONV_MIN_WINDOW_SPLIT_SP 32
+ * res4a_branch2b 212 -> 224). */
+#define GEMM_CONV_MIN_OWN_COL_SPLIT_SP 32
 
 /* Sets nthr, batch_rows, chunk_sp and per_thread_items (needs direct,
  * dst_cl, the strides and the epilogue): chunks of about col_chunk_bytes

@@ -52,6 +52,14 @@
 
 /* im2col chunks are kept near this size so they stay in the caches. */
 #define COL_CHUNK_BYTES ((size_t)1024 << 10)
+/* Gathered items are cut finer still (GEMM_CONV_MIN_OWN_COL_SPLIT_SP) when
+ * the weights, which every cut reads whole, stay in a core's L2: on AMX,
+ * 2 threads, u8s8u8 res5a_branch2a (49 points, 512 KiB of weights) cut in
+ * 25 + 24 points: 2200 -> 4100 GOPS, one shared GEMM costing a second
+ * parallel region and B panels past L1; res5a_branch1 (2 MiB) loses
+ * 3500 -> 2800 when cut so. */
+#define SMALL_WEI_MIN_SPLIT_SP 16
+#define SMALL_WEI_BYTES ((int64_t)1 << 20)
 
 typedef struct {
     /* Geometry, layouts (cf.dst_cl is always 1: GEMM rows are spatial
@@ -90,14 +98,18 @@ static void plan_work(s8_conf_t *sc) {
     /* Col rows padded to whole K quads, so the GEMM reads them in place
      * (tsr_gemm_s8_args_t.a_rows_padded). */
     cf->col_ld = tsr_rnd_up(cf->K, 4);
-    /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP) and,
-     * less small, through a window; a GEMM by taps lost by them. */
-    const int own_col =
-            !cf->direct && !cf->taps_ok && !cf->src_window && cf->wei_panels;
+    /* Small cuts pay through col (see GEMM_CONV_MIN_OWN_COL_SPLIT_SP) or a
+     * window; a GEMM by taps lost by them. Smaller ones pay with small
+     * weights, except through a window: each cut of it computes its own
+     * padded points and ragged row tile (res5a_branch2b, 49 points, loses
+     * 4950 -> 3750 GOPS cut in 25 + 24). */
+    const int own_col = !cf->direct && !cf->taps_ok && cf->wei_panels;
+    const int small_cuts = own_col && !cf->src_window &&
+                           cf->col_ld * cf->sh.OCg <= SMALL_WEI_BYTES;
     gemm_conv_plan_items(cf, (size_t)cf->col_ld, COL_CHUNK_BYTES,
-                         own_col          ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
-                         : cf->src_window ? GEMM_CONV_MIN_WINDOW_SPLIT_SP
-                                          : GEMM_CONV_MIN_SPLIT_SP);
+                         small_cuts ? SMALL_WEI_MIN_SPLIT_SP
+                         : own_col  ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
+                                    : GEMM_CONV_MIN_SPLIT_SP);
     sc->col_bytes =
             cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
     /* A window's GEMM rows include its padded points; an execution that
