@@ -256,8 +256,11 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
                      tsr_gemm_s8_tap_offs_supported(cf->KS, cf->sh.ICg);
     if (cf->src_window)
         cf->taps_ok = 0;
+    /* A kernel that multiplies s8 rows as they are (AMX) takes col in s8
+     * too: no flip, and no compensation at every tile's start. */
     cf->col_flip_sign = sc->src_dt == tsr_s8 && !cf->direct && !cf->taps_ok &&
-                        !cf->src_window;
+                        !cf->src_window &&
+                        (sc->with_src_zp || !tsr_gemm_s8_reads_s8_rows());
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
