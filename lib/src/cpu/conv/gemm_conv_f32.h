@@ -438,19 +438,23 @@ const void *gemm_conv_window_row_a(const gemm_conv_conf_t *cf,
                                    tsr_dim_t ow);
 /* Copies the source rows the len points from sp0 read into buf, padding
  * with the pad row (ICg bytes; NULL: zeros); src_g is the image's first
- * channel of the group. */
+ * channel of the group. Only part `part` of `nparts` of the window's rows
+ * (the threads of a team each copy theirs); the window is returned
+ * whole. */
 gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
                                          const void *src_g, const void *pad,
-                                         tsr_dim_t sp0, tsr_dim_t len,
-                                         void *buf);
+                                         tsr_dim_t sp0, tsr_dim_t len, int part,
+                                         int nparts, void *buf);
 /* The point (spatial index in its image) of GEMM row q, -1 for a padded
  * one. */
 tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
                                  const gemm_conv_window_t *wnd, tsr_dim_t q);
-/* The dst offset of each GEMM row (-1: a padded point) into row_off. */
+/* The dst offset of each GEMM row (-1: a padded point) into row_off, for
+ * part `part` of `nparts` of the rows. */
 void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
                                const gemm_conv_window_t *wnd, tsr_dim_t n,
-                               tsr_dim_t g, int64_t *row_off);
+                               tsr_dim_t g, int part, int nparts,
+                               int64_t *row_off);
 
 /* 1 when the GEMM can read the source in place (needs src_s, sizes): a 1x1
  * convolution with stride 1 and no padding over a source whose points and

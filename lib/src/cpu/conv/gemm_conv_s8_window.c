@@ -102,10 +102,18 @@ static void fill_pad(uint8_t *w, tsr_dim_t n, tsr_dim_t C, const void *pad) {
         memcpy(w + i * C, pad, (size_t)C);
 }
 
+/* Part `part` of `nparts` of [0, n). */
+static void window_part(tsr_dim_t n, int part, int nparts, tsr_dim_t *begin,
+                        tsr_dim_t *end) {
+    const tsr_dim_t q = n / nparts, r = n % nparts;
+    *begin = part * q + TSR_MIN(part, r);
+    *end = *begin + q + (part < r);
+}
+
 gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
                                          const void *src_g, const void *pad,
-                                         tsr_dim_t sp0, tsr_dim_t len,
-                                         void *buf) {
+                                         tsr_dim_t sp0, tsr_dim_t len, int part,
+                                         int nparts, void *buf) {
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t C = sh->ICg, cols = gemm_conv_window_cols(cf);
     const tsr_dim_t oh0 = sp0 / sh->OW, ow0 = sp0 % sh->OW;
@@ -117,7 +125,9 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
     const tsr_dim_t body = TSR_MAX(0, TSR_MIN(sh->IW, cols - sh->padL));
     const tsr_dim_t sw = cf->src_s[CONV_W];
     uint8_t *win = buf;
-    for (tsr_dim_t r = 0; r < rows; r++) {
+    tsr_dim_t r_begin, r_end;
+    window_part(rows, part, nparts, &r_begin, &r_end);
+    for (tsr_dim_t r = r_begin; r < r_end; r++) {
         uint8_t *w = win + r * cols * C;
         const tsr_dim_t ih = ih0 + r;
         if (ih < 0 || ih >= sh->IH) {
@@ -134,7 +144,8 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
         }
         fill_pad(w + (lead + body) * C, cols - lead - body, C, pad);
     }
-    memset(win + rows * cols * C, 0, WINDOW_SLACK);
+    if (part == nparts - 1)
+        memset(win + rows * cols * C, 0, WINDOW_SLACK);
     const gemm_conv_window_t wnd = {win, win + ow0 * C,
                                     (out_rows(cf, sp0, len) - 1) * cols +
                                             (sp0 + len - 1) % sh->OW - ow0 + 1,
@@ -151,13 +162,19 @@ tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
 
 void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
                                const gemm_conv_window_t *wnd, tsr_dim_t n,
-                               tsr_dim_t g, int64_t *row_off) {
-    /* Walked pixel by pixel: a division per row cost a tenth of a 3x3
-     * layer's time. dst offsets are linear in the point. */
+                               tsr_dim_t g, int part, int nparts,
+                               int64_t *row_off) {
+    /* Walked pixel by pixel from the part's first row: a division per row
+     * cost a tenth of a 3x3 layer's time. dst offsets are linear in the
+     * point. */
     const tsr_dim_t cols = gemm_conv_window_cols(cf), OW = cf->sh.OW;
     const int64_t base = gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, 0);
-    tsr_dim_t ow = wnd->ow0, sp = wnd->oh0 * OW + ow;
-    for (tsr_dim_t q = 0; q < wnd->rows; q++) {
+    tsr_dim_t q_begin, q_end;
+    window_part(wnd->rows, part, nparts, &q_begin, &q_end);
+    const tsr_dim_t pix = wnd->ow0 + q_begin;
+    tsr_dim_t ow = pix % cols;
+    tsr_dim_t sp = (wnd->oh0 + pix / cols) * OW + TSR_MIN(ow, OW);
+    for (tsr_dim_t q = q_begin; q < q_end; q++) {
         row_off[q] = ow < OW ? base + sp * cf->dst_sp_step : -1;
         if (ow < OW)
             sp++;

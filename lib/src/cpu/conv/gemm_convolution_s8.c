@@ -41,6 +41,7 @@
  * items of its own: one parallel region and no barrier per execution. Integer
  * sums are exact and the epilogue is elementwise, so results do not depend on
  * the thread count or the cut. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -591,10 +592,12 @@ static int common_store_ok(const exec_t *e, const gemm_conv_item_t *it,
 }
 
 /* One item: gather (unless direct), then the GEMM with the epilogue. When
- * `team` is set the item is spread over all threads. */
-static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
-                             int team) {
-    const exec_t *e = ctx;
+ * `team` is set the item is spread over all threads by the GEMM; with
+ * team_nthr > 1 the caller runs it on its team of that many threads,
+ * this one being team_ithr (a point window only: each copies its part of
+ * the window, and all multiply once all are copied). */
+static tsr_status_t run_item_part(const exec_t *e, int ithr, tsr_dim_t item,
+                                  int team, int team_ithr, int team_nthr) {
     const s8_conf_t *sc = e->sc;
     const gemm_conv_conf_t *cf = &sc->cf;
     const slice_t slice = slice_at(sc, e->slices, ithr), *sl = &slice;
@@ -616,7 +619,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             n,
             sp0,
             order,
-            team && cf->nthr > 1 ? NULL : &cursor};
+            (team || team_nthr > 1) && cf->nthr > 1 ? NULL : &cursor};
     const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
                                   &rows};
     gemm_conv_window_t wnd = {NULL, NULL, 0, 0, 0};
@@ -626,7 +629,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
         wnd = gemm_conv_window_fill(
                 cf,
                 e->src + cf->src_off0 + n * cf->src_s[CONV_N] + g * cf->sh.ICg,
-                pad, sp0, len, sl->col);
+                pad, sp0, len, team_ithr, team_nthr, sl->col);
     } else if (e->taps) {
         if (!pad)
             memset(sl->col, 0, (size_t)cf->sh.ICg);
@@ -653,7 +656,8 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
             /* Set per output row below. */
         } else if (e->window) {
             /* The window's padded points are not stored. */
-            gemm_conv_window_dst_rows(cf, &wnd, n, g, sl->dst_rows);
+            gemm_conv_window_dst_rows(cf, &wnd, n, g, team_ithr, team_nthr,
+                                      sl->dst_rows);
             dst_store.dst = e->dst;
             dst_store.row_off = sl->dst_rows;
         } else if (order) {
@@ -704,8 +708,12 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     }
     a.scratch = sl->gemm;
     a.scratch_size = cf->gemm_bytes;
-    a.team_nthr = team ? 0 : 1;
-    a.team_ithr = 0;
+    a.team_nthr = team ? 0 : team_nthr;
+    a.team_ithr = team_ithr;
+    if (team_nthr > 1) {
+        /* The window and its dst rows, which all read, are whole. */
+#pragma omp barrier
+    }
     if (!(e->window && cf->row_taps))
         return tsr_gemm_s8(&a);
     /* Kernel-row taps: one GEMM per output row, its points SW pixels
@@ -724,6 +732,34 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
                             gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, sp) *
                                     common.dt_bytes;
         st = tsr_gemm_s8(&a);
+    }
+    return st;
+}
+
+static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
+                             int team) {
+    return run_item_part(ctx, ithr, item, team, 0, 1);
+}
+
+/* The items of a point window too few to give each thread its own (the
+ * late layers at mb1, 7x7): each in one parallel region of all threads,
+ * which copy the window together and share the GEMM, rather than a copy
+ * by one thread before the GEMM's own region (res5a_branch2b on 2
+ * threads: -4% time). */
+static tsr_status_t run_window_items_as_team(const exec_t *e) {
+    const gemm_conv_conf_t *cf = &e->sc->cf;
+    const tsr_dim_t items = gemm_conv_items(cf);
+    tsr_status_t st = tsr_success;
+    for (tsr_dim_t i = 0; i < items && st == tsr_success; i++) {
+#pragma omp parallel num_threads(cf->nthr)
+        {
+            const tsr_status_t s = run_item_part(
+                    e, 0, i, 0, omp_get_thread_num(), omp_get_num_threads());
+            if (s != tsr_success) {
+#pragma omp critical
+                st = s;
+            }
+        }
     }
     return st;
 }
@@ -869,6 +905,8 @@ static tsr_status_t gemm_conv_s8_execute(const struct tsr_primitive_desc *pd,
     /* An s8 source planned by taps is not flipped into col. */
     if (cf->taps_ok && sc->src_dt == tsr_s8 && !e.taps)
         return tsr_runtime_error;
+    if (e.window && !cf->row_taps && !cf->per_thread_items && cf->nthr > 1)
+        return run_window_items_as_team(&e);
     return gemm_conv_run_items(cf, run_item, &e);
 }
 
