@@ -75,7 +75,7 @@ static const tsr_gemm_s8_kernel_t vnni = {
          * res5a_branch2a 818 -> 865 (2 threads); with the AVX2 kernel
          * res5a_branch1 u8s8f32 lost 16%. */
         .single_tap = 1,
-        .pack = tsr_gemm_s8_pack_avx2,
+        .pack = tsr_gemm_s8_pack_avx512,
 };
 
 #if defined(TSR_HAVE_AMX)
@@ -95,7 +95,7 @@ static const tsr_gemm_s8_kernel_t amx = {
         .ukr_s8_rows = tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx,
         .ukr_tap_offs = tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx,
         .release = tsr_gemm_s8_release_amx,
-        .pack = tsr_gemm_s8_pack_avx2,
+        .pack = tsr_gemm_s8_pack_avx512,
         .min_rows = 16,
         .few_rows = &vnni,
 };

@@ -276,15 +276,20 @@ static inline int tsr_gemm_s8_elem_bytes(tsr_gemm_s8_layout_t layout) {
     return layout == tsr_gemm_s8_layout_s16_pairs ? 2 : 1;
 }
 
-/* tsr_gemm_s8_pack_fn implementations: portable (every layout), and AVX2
+/* tsr_gemm_s8_pack_fn implementations: portable (every layout), AVX2
  * (the hot cases for widths 6 and 16, deferring to the portable one for
- * the rest). */
+ * the rest) and AVX-512 (32-wide B quad panels from columns stored
+ * contiguously, deferring to the AVX2 one for the rest). */
 void tsr_gemm_s8_pack(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
                       const void *src, int64_t stride_x, int64_t stride_p,
                       int64_t lines, int64_t depth, int width, void *dst);
 void tsr_gemm_s8_pack_avx2(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
                            const void *src, int64_t stride_x, int64_t stride_p,
                            int64_t lines, int64_t depth, int width, void *dst);
+void tsr_gemm_s8_pack_avx512(tsr_gemm_s8_layout_t layout, int is_a, int src_u8,
+                             const void *src, int64_t stride_x,
+                             int64_t stride_p, int64_t lines, int64_t depth,
+                             int width, void *dst);
 
 void tsr_gemm_s8_ukr_6x16_avx2(int64_t kgroups, const void *a, const void *b,
                                int accumulate, const int32_t *init, int32_t *c,
