@@ -717,8 +717,10 @@ static tsr_status_t run_item_part(const exec_t *e, int ithr, tsr_dim_t item,
     if (!(e->window && cf->row_taps))
         return tsr_gemm_s8(&a);
     /* Kernel-row taps: one GEMM per output row, its points SW pixels
-     * apart in the window. */
+     * apart in the window; a thread running them alone keeps the
+     * kernel's tiles set up from one to the next. */
     a.lda = cf->sh.KSW * cf->sh.ICg;
+    a.keep_tiles = a.team_nthr == 1;
     tsr_status_t st = tsr_success;
     for (tsr_dim_t sp = sp0, seg; sp < sp0 + len && st == tsr_success;
          sp += seg) {
@@ -733,6 +735,8 @@ static tsr_status_t run_item_part(const exec_t *e, int ithr, tsr_dim_t item,
                                     common.dt_bytes;
         st = tsr_gemm_s8(&a);
     }
+    if (a.keep_tiles)
+        tsr_gemm_s8_release_tiles();
     return st;
 }
 

@@ -726,8 +726,14 @@ static void run_share(const void *ctx, int nthr, int ithr, void *ws) {
         small_m_rect(c->args, c->kern, r, c->l, ws);
     else
         gemm_rect(c->args, c->kern, r, c->l, ws);
-    if (c->kern->release)
+    if (c->kern->release && !(c->args->keep_tiles && nthr == 1))
         c->kern->release();
+}
+
+void tsr_gemm_s8_release_tiles(void) {
+    const tsr_gemm_s8_kernel_t *kern = tsr_gemm_s8_select_kernel();
+    if (kern->release)
+        kern->release();
 }
 
 tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args) {

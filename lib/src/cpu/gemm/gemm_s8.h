@@ -129,6 +129,11 @@ typedef struct {
      * scratch. */
     int team_nthr;
     int team_ithr;
+    /* 1: the kernel's register state (AMX tiles) stays set up after the
+     * call, for a thread that runs several calls alone (team_nthr == 1)
+     * and then calls tsr_gemm_s8_release_tiles: a convolution's GEMM per
+     * output row. 0: released by the call. */
+    int keep_tiles;
 } tsr_gemm_s8_args_t;
 
 /* Runs the GEMM. Returns tsr_invalid_arguments (C untouched, callback not
@@ -139,6 +144,10 @@ typedef struct {
  * NULL and allocation fails (in a caller's team, the other threads' shares
  * may be done). */
 tsr_status_t tsr_gemm_s8(const tsr_gemm_s8_args_t *args);
+
+/* Releases what calls with keep_tiles kept on this thread (nothing on
+ * kernels without such state). */
+void tsr_gemm_s8_release_tiles(void);
 
 /* Bytes of scratch a call with these sizes needs for `nthr` threads, for
  * whichever kernel the CPU selects; c_in_scratch is 1 when the call passes
