@@ -646,6 +646,35 @@ static void test_threads(void) {
     free_buffers(&b);
 }
 
+/* Calls in a row on one thread with keep_tiles (the tiles' set-up kept
+ * across row counts and K steps that change it), then
+ * tsr_gemm_s8_release_tiles and a call without: every result exact. */
+static void test_keep_tiles(void) {
+    static const problem_t ps[] = {
+            {0, 0, tsr_u8, 70, 40, 67, 0, 0, 0, 0, fill_random},
+            {0, 1, tsr_s8, 17, 33, 64, 1, 0, 2, 1, fill_random},
+            {0, 0, tsr_u8, 33, 64, 20, 0, 3, 0, 0, fill_random},
+            {0, 0, tsr_s8, 32, 32, 300, 0, 0, 0, 1, fill_random},
+            {0, 0, tsr_u8, 5, 9, 12, 0, 0, 0, 0, fill_random},
+    };
+    const int n = (int)(sizeof(ps) / sizeof(ps[0]));
+    for (int i = 0; i <= n; ++i) {
+        const int last = i == n; /* after the release: the first again */
+        buffers_t b = make_buffers(&ps[last ? 0 : i]);
+        int32_t *C = new_c(&b);
+        tsr_gemm_s8_args_t args = make_args(&b, C);
+        args.team_nthr = 1;
+        args.team_ithr = 0;
+        args.keep_tiles = !last;
+        if (CHECK(tsr_gemm_s8(&args) == tsr_success))
+            check_c(&b, C, b.ldc, last ? "after keep_tiles" : "keep_tiles");
+        if (i == n - 1)
+            tsr_gemm_s8_release_tiles();
+        free(C);
+        free_buffers(&b);
+    }
+}
+
 static void test_col_sums(void) {
     const int8_t B[2][3] = {{1, -128, 127}, {-5, -128, 127}};
     int32_t s[3];
@@ -1045,6 +1074,7 @@ int main(void) {
     test_narrow_edges(kern);
     test_extremes(kern);
     test_threads();
+    test_keep_tiles();
     test_taps();
     test_tap_offs();
     return check_failures() != 0;
