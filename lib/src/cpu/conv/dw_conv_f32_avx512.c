@@ -1,8 +1,9 @@
 /* The AVX-512 row kernel of "dw:f32" (contract in dw_conv_f32.h): the
  * blocks of the AVX2 kernel (dw_conv_f32_avx2.c, which explains them) on
  * vectors of 16 channels, for channels-last data (channel vectors
- * contiguous); blocked data, whose 8-channel blocks are a block stride
- * apart, goes to the AVX2 kernel. A channel tail is a masked vector.
+ * contiguous) and 16-channel blocked data (vectors a block stride apart,
+ * taken one at a time); 8-channel blocked data goes to the AVX2 kernel.
+ * A channel tail is a masked vector.
  *
  * Results are those of the AVX2 kernel bit for bit: every output element
  * is zero plus one FMA per tap in the order (kd, kh, kw), taps in the
@@ -38,6 +39,9 @@ typedef struct {
     int nrows;
     tsr_dim_t KW, SW, padL, ow0;
     tsr_dim_t src_sw, dst_sw;
+    /* Offsets of consecutive 16-channel vectors: 16 channels-last, the
+     * block stride blocked (where blocks go one vector at a time). */
+    tsr_dim_t src_vs, dst_vs;
     float *dst;
     const float *bias;
     const float **table; /* TABLE blocks: input of (tap t, point u) at
@@ -75,7 +79,7 @@ static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
     /* In locals: vector stores may alias anything, *rw included. */
     const tsr_dim_t dsw = rw->dst_sw;
     const float *bias = rw->bias;
-    float *d0 = rw->dst + ow * dsw + c;
+    float *d0 = rw->dst + ow * dsw + (c / VLEN) * rw->dst_vs;
     UNROLL
     for (int v = 0; v < nv; v++) {
         if (bias) {
@@ -225,7 +229,7 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
          * scales sb by 1 or 2, 3 * sb is one more register. */
         const float *base[5];
         const intptr_t sb = (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
-        base[0] = t[0].src + iw0 * rw->src_sw + c;
+        base[0] = t[0].src + iw0 * rw->src_sw + (c / VLEN) * rw->src_vs;
         UNROLL
         for (int b = 1; b < 5; b++)
             base[b] = at(base[b - 1], 4 * sb);
@@ -280,12 +284,12 @@ static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
  * padding columns tested one by one. */
 static ALWAYS_INLINE void k3_tail_ur(const row_t *rw, const dw_row_args_t *a,
                                      tsr_dim_t nc, tsr_dim_t ow, const int ur,
-                                     const int nr) {
+                                     const int nr, const int NV) {
     const tsr_dim_t iw0 = (a->ow0 + ow) * 2 - a->padL;
     if (iw0 >= 0 && iw0 + (ur - 1) * 2 + 3 <= a->IW)
-        k3_block(rw, nc, ow, ur, 2, 2, K3_INTERIOR, a->IW, nr);
+        k3_block(rw, nc, ow, ur, NV, 2, K3_INTERIOR, a->IW, nr);
     else
-        k3_block(rw, nc, ow, ur, 2, 2, K3_ANY, a->IW, nr);
+        k3_block(rw, nc, ow, ur, NV, 2, K3_ANY, a->IW, nr);
 }
 
 /* The stride-2 last block of 3 or 2 points, out of line so as not to
@@ -293,34 +297,43 @@ static ALWAYS_INLINE void k3_tail_ur(const row_t *rw, const dw_row_args_t *a,
 static __attribute__((noinline)) void k3_tail(const row_t *rw,
                                               const dw_row_args_t *a,
                                               tsr_dim_t nc, tsr_dim_t ow,
-                                              int ur, int nr) {
-    if (ur == 3 && nr == 3)
-        k3_tail_ur(rw, a, nc, ow, 3, 3);
+                                              int ur, int nr, int blk) {
+    if (blk && ur == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 0, 1);
+    else if (blk)
+        k3_tail_ur(rw, a, nc, ow, 2, 0, 1);
+    else if (ur == 3 && nr == 3)
+        k3_tail_ur(rw, a, nc, ow, 3, 3, 2);
     else if (ur == 3)
-        k3_tail_ur(rw, a, nc, ow, 3, 0);
+        k3_tail_ur(rw, a, nc, ow, 3, 0, 2);
     else if (nr == 3)
-        k3_tail_ur(rw, a, nc, ow, 2, 3);
+        k3_tail_ur(rw, a, nc, ow, 2, 3, 2);
     else
-        k3_tail_ur(rw, a, nc, ow, 2, 0);
+        k3_tail_ur(rw, a, nc, ow, 2, 0, 2);
 }
 
 /* The row segment (at least 4 points) in the AVX2 kernel's blocks: 8 or 7
- * points (4 with two channel vectors at stride 2 or when shorter); at
+ * points (4 with two channel vectors at stride 2 or when shorter, one
+ * vector when `blk`: blocked data, whose vectors go one at a time); at
  * stride 1 the last block overlaps the one before, at stride 2 a
  * narrower one (3 or 2 points) ends the row. Each block's padding columns
  * are dispatched to an instance where they are constants. */
 static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
-                                    tsr_dim_t nc, const int sw, const int nr) {
+                                    tsr_dim_t nc, const int sw, const int nr,
+                                    int blk) {
     const tsr_dim_t now = a->now;
     const int ur = sw == 2        ? 4
                    : now % 8 == 0 ? 8
                    : now % 7 == 0 ? 7
                    : now >= 8     ? 8
                                   : 4;
-    const tsr_dim_t ncols = (ur - 1) * sw + 3;
     const tsr_dim_t end = sw == 2 ? now - now % ur : now;
-    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
-        const tsr_dim_t ow = ow0 + ur > now ? now - ur : ow0;
+    int bur = ur;
+    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += bur) {
+        /* Blocked stride-2 rows: 8 points while they last. */
+        bur = sw == 2 && blk && end - ow0 >= 8 ? 8 : ur;
+        const tsr_dim_t ncols = (bur - 1) * sw + 3;
+        const tsr_dim_t ow = ow0 + bur > now ? now - bur : ow0;
         const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
         const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
         const tsr_dim_t rpad = iw0 + ncols > a->IW ? iw0 + ncols - a->IW : 0;
@@ -347,33 +360,36 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
         k3_block(rw, nc, ow, UR, NV, sw, K3_ANY, a->IW, nr);                   \
         break;                                                                 \
     }
-        if (ur == 8) {
+        if (bur == 8) {
             K3_KINDS(8, 1)
-        } else if (ur == 7) {
+        } else if (bur == 7) {
             K3_KINDS(7, 1)
+        } else if (blk) {
+            K3_KINDS(4, 1)
         } else {
             K3_KINDS(4, 2)
         }
 #undef K3_KINDS
     }
     if (now - end == 3)
-        k3_tail(rw, a, nc, end, 3, nr);
+        k3_tail(rw, a, nc, end, 3, nr, blk);
     else if (end < now)
-        k3_tail(rw, a, nc, now - 2, 2, nr);
+        k3_tail(rw, a, nc, now - 2, 2, nr, blk);
 }
 
-static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc) {
+static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
+                   int blk) {
     /* Rows of 3 (kh) taps, fixed: the row loop unrolls. */
     if (rw->nrows == 3) {
         if (a->SW == 1)
-            k3_row_sw(rw, a, nc, 1, 3);
+            k3_row_sw(rw, a, nc, 1, 3, blk);
         else
-            k3_row_sw(rw, a, nc, 2, 3);
+            k3_row_sw(rw, a, nc, 2, 3, blk);
     } else {
         if (a->SW == 1)
-            k3_row_sw(rw, a, nc, 1, 0);
+            k3_row_sw(rw, a, nc, 1, 0, blk);
         else
-            k3_row_sw(rw, a, nc, 2, 0);
+            k3_row_sw(rw, a, nc, 2, 0, blk);
     }
 }
 
@@ -384,24 +400,31 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     }
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
-    row_t rw = {taps,      a->nrows,  a->KW,  a->SW,   a->padL, a->ow0,
-                a->src_sw, a->dst_sw, a->dst, a->bias, table};
+    const int blk = a->src_bs || a->dst_bs;
+    const tsr_dim_t src_vs = a->src_bs ? a->src_bs : VLEN;
+    const tsr_dim_t dst_vs = a->dst_bs ? a->dst_bs : VLEN;
+    row_t rw = {taps,      a->nrows, a->KW,  a->SW,  a->padL, a->ow0, a->src_sw,
+                a->dst_sw, src_vs,   dst_vs, a->dst, a->bias, table};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
     /* Stride-2 k3 rows walk every channel of the call at each block of
-     * points, as in the AVX2 kernel. */
-    const tsr_dim_t group = k3 && a->SW == 2 ? a->nc : GROUP_C;
+     * points, as in the AVX2 kernel, and so do blocked k3 rows (their
+     * vectors go one at a time, at offsets of the vector strides).
+     * Other blocked rows take one vector per group. */
+    const tsr_dim_t group = k3 && (a->SW == 2 || blk) ? a->nc
+                            : blk                     ? VLEN
+                                                      : GROUP_C;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         /* The group's first channel folded into every pointer, so the
          * vector offsets inside it are constants. */
-        dw_set_taps(a, c, c, taps);
-        rw.dst = a->dst + c;
+        dw_set_taps(a, (c / VLEN) * src_vs, c, taps);
+        rw.dst = a->dst + (c / VLEN) * dst_vs;
         rw.bias = a->bias ? a->bias + c : NULL;
         if (k3)
-            k3_row(&rw, a, nc);
+            k3_row(&rw, a, nc, blk);
         else
             row(&rw, a, nc, in_lo, in_hi);
     }

@@ -1,7 +1,7 @@
 /* "dw:f32": forward f32 depthwise convolution (groups == IC == OC) with
- * channels as the vector dim, for channels-last or 8-channel blocked data
- * and plain weights; every attribute through the shared epilogue. Layouts
- * and the kernel contract in dw_conv_f32.h.
+ * channels as the vector dim, for channels-last or 8- or 16-channel
+ * blocked data and plain weights; every attribute through the shared
+ * epilogue. Layouts and the kernel contract in dw_conv_f32.h.
  *
  * "dw:s8" runs the same kernels on int8 data: the source rows a work item
  * reads are converted to f32 (minus the source zero point) into the
@@ -13,7 +13,13 @@
  * Work items are (image, output depth and row, chunk of channels), split
  * statically over the threads; each item runs the row kernel over tiles of
  * the output row and applies the epilogue to each tile while it is in the
- * cache (a bias alone is added by the kernel at its store). */
+ * cache (a bias alone is added by the kernel at its store).
+ *
+ * "any" is 16-channel blocked with the AVX-512 kernel, as a channels-last
+ * point stride of C floats puts a row's points in few L1 sets (C 256: a
+ * quarter of them, C 1024: one), so a row's input does not stay in L1
+ * between the taps and output rows that reuse it; a 16-channel block's
+ * rows are contiguous. The items then walk a chunk's output rows. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,9 @@
 #define MAX_TILE_OW 256
 /* Fewer work items per thread than this: smaller channel chunks. */
 #define ITEMS_PER_THREAD 4
+/* Input rows of a chunk (all of one output row's taps) that items walking
+ * a chunk's rows keep in L1 (half of a 48 KiB L1d). */
+#define ROWS_L1_BYTES (24 * 1024)
 
 /* The portable row kernel: the loops of the vector ones, a point and a
  * vector of channels at a time. */
@@ -68,21 +77,25 @@ static void dw_int8_to_f32_generic(float *dst, const void *src, const float *zp,
                  zp[i];
 }
 
-/* Plain (no inner blocks), or blocked by DW_VLEN channels only. */
-static int data_layout_ok(const tsr_memory_desc_t *md, int *blocked) {
+/* Channels-last (no inner blocks, channel stride 1), or blocked by 8 or
+ * 16 channels only; *cblk as in dw_conv_conf_t, *blocked unless
+ * channels-last. */
+static int data_layout_ok(const tsr_memory_desc_t *md, int *cblk,
+                          int *blocked) {
     if (md->format_kind != tsr_format_kind_blocked)
         return 0;
     const tsr_blocking_desc_t *b = &md->blocking;
-    if (b->inner_nblks == 0) {
-        *blocked = 0;
+    *cblk = DW_VLEN;
+    *blocked = b->inner_nblks != 0;
+    if (!*blocked)
         return md->dims[1] == 1 || b->strides[1] == 1;
-    }
-    *blocked = 1;
+    *cblk = (int)b->inner_blks[0];
     return b->inner_nblks == 1 && b->inner_idxs[0] == 1 &&
-           b->inner_blks[0] == DW_VLEN;
+           (*cblk == DW_VLEN || *cblk == 2 * DW_VLEN);
 }
 
-/* Strides over n, c (of a channel vector), d, h, w of a data md. */
+/* Strides over n, c (of a channel block, 8 channels-last), d, h, w of a
+ * data md. */
 static void data_strides(const tsr_memory_desc_t *md, int blocked,
                          tsr_dim_t *s) {
     const int nd = md->ndims;
@@ -118,17 +131,22 @@ static tsr_status_t weights_any(tsr_memory_desc_t *md) {
                                            strides);
 }
 
-/* "any": channels-last data; weights tap-major with the group innermost
- * (weights_any); a plain 1D bias. */
-static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind) {
+/* "any": data 16-channel blocked when `blk16`, else channels-last;
+ * weights tap-major with the group innermost (weights_any); a plain 1D
+ * bias. */
+static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind, int blk16) {
     if (!md_is_any(md))
         return tsr_success;
     if (kind == TSR_MD_WEIGHTS)
         return weights_any(md);
     int order[TSR_MAX_NDIMS], k = 0;
     const int nd = md->ndims;
-    if (kind == TSR_MD_BIAS) {
-        order[k++] = 0;
+    const tsr_dim_t blk[1] = {2 * DW_VLEN};
+    const int blk_idx[1] = {1};
+    const int blocked = kind != TSR_MD_BIAS && blk16;
+    if (kind == TSR_MD_BIAS || blocked) {
+        for (int d = 0; d < nd; d++)
+            order[k++] = d;
     } else {
         order[k++] = 0;
         for (int d = 2; d < nd; d++)
@@ -136,8 +154,9 @@ static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind) {
         order[k++] = 1;
     }
     tsr_memory_desc_t built;
-    const tsr_status_t st = md_init_blocked(&built, nd, md->dims, md->data_type,
-                                            order, 0, NULL, NULL);
+    const tsr_status_t st =
+            md_init_blocked(&built, nd, md->dims, md->data_type, order, blocked,
+                            blocked ? blk : NULL, blocked ? blk_idx : NULL);
     if (st == tsr_success)
         *md = built;
     return st;
@@ -207,8 +226,13 @@ static void plan_work(dw_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
     cf->nthr = omp_get_max_threads();
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
-    cf->chunk_c =
-            chunk_for(cf, TSR_MAX(16, (TILE_FLOATS / cf->tile_ow) / 16 * 16));
+    tsr_dim_t chunk = (TILE_FLOATS / cf->tile_ow) / 16 * 16;
+    if (cf->rows_inner) {
+        const tsr_dim_t row_bytes =
+                sh->KD * sh->KH * sh->IW * (tsr_dim_t)sizeof(float);
+        chunk = TSR_MIN(chunk, ROWS_L1_BYTES / row_bytes / 16 * 16);
+    }
+    cf->chunk_c = chunk_for(cf, TSR_MAX(16, chunk));
     /* The f32 accumulators go to a tile unless dst is f32 and no sum
      * needs its old values. */
     cf->tile_floats =
@@ -264,14 +288,23 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     if (!data_types_ok(int8, src, wei, bia, dst, with_bias))
         return tsr_unimplemented;
     cf->src_dt = src->data_type;
-    if (resolve_any(src, TSR_MD_SRC) != tsr_success ||
-        resolve_any(dst, TSR_MD_DST) != tsr_success ||
-        resolve_any(wei, TSR_MD_WEIGHTS) != tsr_success ||
-        (with_bias && resolve_any(bia, TSR_MD_BIAS) != tsr_success))
+    const int avx512 = tsr_mayiuse(tsr_cpu_isa_avx512_core);
+    cf->row = avx512                          ? dw_conv_row_avx512
+              : tsr_mayiuse(tsr_cpu_isa_avx2) ? dw_conv_row_avx2
+                                              : dw_conv_row_generic;
+    cf->to_f32 = avx512                          ? dw_int8_to_f32_avx512
+                 : tsr_mayiuse(tsr_cpu_isa_avx2) ? dw_int8_to_f32_avx2
+                                                 : dw_int8_to_f32_generic;
+    const int blk16 = avx512 && !int8;
+    if (resolve_any(src, TSR_MD_SRC, blk16) != tsr_success ||
+        resolve_any(dst, TSR_MD_DST, blk16) != tsr_success ||
+        resolve_any(wei, TSR_MD_WEIGHTS, blk16) != tsr_success ||
+        (with_bias && resolve_any(bia, TSR_MD_BIAS, blk16) != tsr_success))
         return tsr_unimplemented;
     int src_blocked, dst_blocked;
-    if (!data_layout_ok(src, &src_blocked) ||
-        !data_layout_ok(dst, &dst_blocked) || (int8 && src_blocked))
+    if (!data_layout_ok(src, &cf->src_cblk, &src_blocked) ||
+        !data_layout_ok(dst, &cf->dst_cblk, &dst_blocked) ||
+        (int8 && src_blocked))
         return tsr_unimplemented;
     cf->C = cf->sh.G;
     cf->DD = cf->sh.KDD + 1;
@@ -281,7 +314,11 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     data_strides(dst, dst_blocked, cf->dst_s);
     cf->src_off0 = src->offset0;
     cf->dst_off0 = dst->offset0;
-    cf->blocked = dst_blocked;
+    cf->dst_cl = !dst_blocked;
+    cf->rows_inner = cf->src_cblk == 2 * DW_VLEN;
+    /* The AVX-512 kernel passes 8-channel blocks to the AVX2 one. */
+    cf->row_blocks16 = avx512 && !(src_blocked && cf->src_cblk == DW_VLEN) &&
+                       !(dst_blocked && cf->dst_cblk == DW_VLEN);
     const tsr_status_t wst = weights_init(cf, wei);
     if (wst != tsr_success)
         return wst;
@@ -297,12 +334,6 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
     cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
-    cf->row = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_conv_row_avx512
-              : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_conv_row_avx2
-                                                   : dw_conv_row_generic;
-    cf->to_f32 = tsr_mayiuse(tsr_cpu_isa_avx512_core) ? dw_int8_to_f32_avx512
-                 : tsr_mayiuse(tsr_cpu_isa_avx2)      ? dw_int8_to_f32_avx2
-                                                      : dw_int8_to_f32_generic;
     plan_work(cf);
     return tsr_success;
 }
@@ -455,9 +486,9 @@ static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
     a->src_cv = DW_VLEN;
 }
 
-/* Channel offset c (a multiple of DW_VLEN) of a data tensor. */
-static tsr_dim_t chan_off(const tsr_dim_t *s, tsr_dim_t c) {
-    return (c / DW_VLEN) * s[DW_C];
+/* Channel offset c of a data tensor (strides s, blocks of cblk). */
+static tsr_dim_t chan_off(const tsr_dim_t *s, int cblk, tsr_dim_t c) {
+    return (c / cblk) * s[DW_C] + c % cblk;
 }
 
 /* The valid taps of output point o along one spatial dim: first input
@@ -470,21 +501,22 @@ static void tap_range(tsr_dim_t o, tsr_dim_t stride, tsr_dim_t pad,
 }
 
 /* The epilogue over the tile just computed: `now` points from ow0 of
- * channels c0 .. c0 + nc, accumulators at acc (point stride acc_sw,
- * channel vector stride acc_cv). */
+ * channels c0 .. c0 + nc, accumulators at acc: the thread's channels-last
+ * tile (point stride acc_sw) or, when `in_dst`, dst itself at dst_off. */
 static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
-                          tsr_dim_t acc_sw, tsr_dim_t acc_cv, tsr_dim_t dst_off,
+                          tsr_dim_t acc_sw, int in_dst, tsr_dim_t dst_off,
                           tsr_dim_t c0, tsr_dim_t nc, tsr_dim_t now) {
     const dw_conv_conf_t *cf = e->cf;
     const int wd = cf->sh.ndims - 1;
     const tsr_dim_t ow0 = pos[wd];
-    /* Channels of every vector in one run when both are channels-last. */
-    const int one_run = acc_cv == DW_VLEN && cf->dst_s[DW_C] == DW_VLEN;
-    const tsr_dim_t step = one_run ? nc : DW_VLEN;
+    /* The channels of a dst point run whole channels-last, else a block
+     * at a time; the tile's all run whole. */
+    const tsr_dim_t step = cf->dst_cl ? nc : cf->dst_cblk;
     for (tsr_dim_t j = 0; j < nc; j += step) {
-        float *a = (float *)acc + (j / DW_VLEN) * acc_cv;
+        const tsr_dim_t dj = chan_off(cf->dst_s, cf->dst_cblk, j);
+        float *a = (float *)acc + (in_dst ? dj : j);
         const tsr_dim_t n = TSR_MIN(step, nc - j);
-        const tsr_dim_t d = dst_off + chan_off(cf->dst_s, j);
+        const tsr_dim_t d = dst_off + dj;
         pos[1] = c0 + j;
         if (cf->ep_uniform_w) {
             tsr_epilogue_apply_rows(&cf->ep, e->rt, a, acc_sw, now, n, pos, 1,
@@ -498,6 +530,29 @@ static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
         }
         pos[wd] = ow0;
     }
+}
+
+/* A call on 16-channel blocked data for a kernel that takes channels in
+ * vectors at one stride: one call per 16 channels, whose two vectors are
+ * 8 floats apart in a block. */
+static void row_by_blocks16(const dw_conv_conf_t *cf, dw_row_args_t *a) {
+    const dw_row_args_t whole = *a;
+    a->src_bs = a->dst_bs = 0;
+    for (tsr_dim_t c = 0; c < whole.nc; c += 2 * DW_VLEN) {
+        const tsr_dim_t so = whole.src_bs ? (c / (2 * DW_VLEN)) * whole.src_bs
+                                          : (c / DW_VLEN) * whole.src_cv;
+        const tsr_dim_t dof = whole.dst_bs ? (c / (2 * DW_VLEN)) * whole.dst_bs
+                                           : (c / DW_VLEN) * whole.dst_cv;
+        for (int r = 0; r < whole.nrows; r++) {
+            a->src_row[r] = whole.src_row[r] + so;
+            a->wei_row[r] = whole.wei_row[r] + c;
+        }
+        a->nc = TSR_MIN(2 * DW_VLEN, whole.nc - c);
+        a->dst = whole.dst + dof;
+        a->bias = whole.bias ? whole.bias + c : NULL;
+        cf->row(a);
+    }
+    *a = whole;
 }
 
 /* Output row (n, od, oh), channels c0 .. c0 + nc; `tile`: the thread's
@@ -514,7 +569,7 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
     tap_range(oh, sh->KSH, sh->padT, cf->DH, sh->KH, sh->IH, &ih0, &kh_lo,
               &kh_hi);
     const float *src = e->src ? e->src + cf->src_off0 + n * cf->src_s[DW_N] +
-                                        chan_off(cf->src_s, c0)
+                                        chan_off(cf->src_s, cf->src_cblk, c0)
                               : NULL;
     tsr_dim_t row_in[DW_MAX_ROWS];
     a.nrows = 0;
@@ -534,7 +589,9 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
     a.padL = sh->padL;
     a.IW = sh->IW;
     a.src_sw = cf->src_s[DW_W];
-    a.src_cv = cf->src_s[DW_C];
+    const int src_blk16 = cf->src_cblk == 2 * DW_VLEN;
+    a.src_cv = src_blk16 ? DW_VLEN : cf->src_s[DW_C];
+    a.src_bs = src_blk16 ? cf->src_s[DW_C] : 0;
     if (!src)
         int8_rows(e, rows, row_in, a.nrows, n, c0, nc, &a);
     a.wei_sw = e->wei_s[3];
@@ -542,8 +599,8 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
                      ? (const float *)e->rt->bias + cf->ep.bias_md.offset0 + c0
                      : NULL;
     const tsr_dim_t dst_row = cf->dst_off0 + n * cf->dst_s[DW_N] +
-                              chan_off(cf->dst_s, c0) + od * cf->dst_s[DW_D] +
-                              oh * cf->dst_s[DW_H];
+                              chan_off(cf->dst_s, cf->dst_cblk, c0) +
+                              od * cf->dst_s[DW_D] + oh * cf->dst_s[DW_H];
     tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
     pos[0] = n;
     if (sh->ndims == 5)
@@ -555,6 +612,8 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
         a.now = TSR_MIN(cf->tile_ow, sh->OW - ow0);
         const tsr_dim_t dst_off = dst_row + ow0 * cf->dst_s[DW_W];
         /* Accumulators go to dst unless a sum needs its old values. */
+        const int dst_blk16 = !tile && cf->dst_cblk == 2 * DW_VLEN;
+        a.dst_bs = dst_blk16 ? cf->dst_s[DW_C] : 0;
         if (tile) {
             a.dst = tile;
             a.dst_sw = tsr_rnd_up(nc, DW_VLEN);
@@ -562,14 +621,16 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
         } else {
             a.dst = e->dst + dst_off;
             a.dst_sw = cf->dst_s[DW_W];
-            a.dst_cv = cf->dst_s[DW_C];
+            a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
         }
-        cf->row(&a);
+        if ((a.src_bs || a.dst_bs) && !cf->row_blocks16)
+            row_by_blocks16(cf, &a);
+        else
+            cf->row(&a);
         if (cf->ep_identity || cf->ep_in_kernel)
             continue;
         pos[sh->ndims - 1] = ow0;
-        tile_epilogue(e, pos, a.dst, a.dst_sw, a.dst_cv, dst_off, c0, nc,
-                      a.now);
+        tile_epilogue(e, pos, a.dst, a.dst_sw, !tile, dst_off, c0, nc, a.now);
     }
 }
 
@@ -622,7 +683,7 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         memcpy(e.wei_s, cf->packed_s, sizeof(e.wei_s));
     }
     /* Items over (n, oh, od, chunk), chunk fastest so a row's pixels are
-     * used whole while cached. */
+     * used whole while cached; or (n, chunk, od, oh) (rows_inner). */
     const tsr_dim_t nchunks = tsr_div_up(cf->C, cf->chunk_c);
     const tsr_dim_t items = sh->MB * nchunks * sh->OD * sh->OH;
 #pragma omp parallel num_threads(cf->nthr)
@@ -641,9 +702,16 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
             /* No barrier of its own: the end of the region is one. */
 #pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
-            const tsr_dim_t chunk = i % nchunks;
-            const tsr_dim_t od = (i / nchunks) % sh->OD;
-            const tsr_dim_t oh = (i / (nchunks * sh->OD)) % sh->OH;
+            tsr_dim_t chunk, od, oh;
+            if (cf->rows_inner) {
+                oh = i % sh->OH;
+                od = (i / sh->OH) % sh->OD;
+                chunk = (i / (sh->OH * sh->OD)) % nchunks;
+            } else {
+                chunk = i % nchunks;
+                od = (i / nchunks) % sh->OD;
+                oh = (i / (nchunks * sh->OD)) % sh->OH;
+            }
             const tsr_dim_t n = i / (sh->OH * sh->OD * nchunks);
             const tsr_dim_t c0 = chunk * cf->chunk_c;
             run_row(&e, tile, rows, n, od, oh, c0,
