@@ -254,7 +254,7 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     const int nd = dst_md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
     gemm_batched_tile_pos(&tc.t, 0, 0, pos);
-    if (!e->wei_zp && !e->store_only && tc.t.rows_uniform &&
+    if (!e->wei_zp && tc.t.rows_uniform &&
         dst_md->blocking.strides[nd - 1] == 1 &&
         tsr_epilogue_common_init(e->ep, e->rt, pos, &common)) {
         dst_store.common = &common;
