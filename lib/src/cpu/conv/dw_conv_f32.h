@@ -144,7 +144,7 @@ typedef struct {
     int src_cblk, dst_cblk;
     int dst_cl; /* dst channels-last: a point's channels in one run */
     /* Work items walk the output rows of a channel chunk (not the chunks
-     * of a row), so a chunk's input rows stay in L1 between rows:
+     * of a row), so a chunk's input rows stay cached between rows:
      * 16-channel blocked sources, whose rows are contiguous per block. */
     int rows_inner;
 
