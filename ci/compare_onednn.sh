@@ -12,7 +12,8 @@
 # Environment: PEAK_GFLOPS=N adds fraction-of-peak columns; BUILD_DIR
 # (default build) is the build folder; ROUNDS=N (default 1) runs each batch
 # N times and keeps each library's best result per problem, the steadier
-# figure on a noisy machine.
+# figure on a noisy machine, and adds the median over rounds of each
+# round's ratio, which a machine slow for minutes skews less.
 # Example, quick: ci/compare_onednn.sh out -- --max-ms-per-prb=200
 # Needs oneDNN (Debian: libdnnl-dev).
 set -euo pipefail

@@ -17,11 +17,16 @@ are listed without a ratio. A problem that appears more than once in a
 RUN.txt (the batch run several times into one file, as
 ci/compare_onednn.sh does with ROUNDS=N) keeps each library's fastest
 result: machines are noisy, and the best of several runs per side is the
-steadier figure.
+steadier figure. Such runs also get a column with the median over rounds
+of each round's ratio (Tessera's i-th run against oneDNN's i-th, which
+--lib=both runs right after it): a machine whose speed changes for minutes
+at a time can hand one library a fast round the other never gets, which
+skews the ratio of bests but not the ratios within rounds.
 """
 import argparse
 import math
 import os
+import statistics
 import sys
 
 import perf_table
@@ -31,13 +36,27 @@ ONEDNN_PREFIX = "--lib=onednn "
 
 def best_runs(lines):
     """Like perf_table.parse_perf_lines, but of a problem listed several
-    times keeps the record with the highest GFLOPS at the minimum time."""
-    best = {}
+    times keeps the record with the highest GFLOPS at the minimum time;
+    its "rounds" field lists every run's GFLOPS in order."""
+    best, rounds = {}, {}
     for _, r in perf_table.iter_perf_records(lines):
+        rounds.setdefault(r["prb"], []).append(r["min_gflops"])
         kept = best.get(r["prb"])
         if kept is None or r["min_gflops"] > kept["min_gflops"]:
             best[r["prb"]] = r
+    for prb, r in best.items():
+        best[prb] = dict(r, rounds=rounds[prb])
     return best
+
+
+def round_ratio(t, o):
+    """The median of Tessera/oneDNN over the rounds both ran, or None
+    unless there are at least two."""
+    if not t or not o:
+        return None
+    pairs = [a / b for a, b in zip(t.get("rounds", []), o.get("rounds", []))
+             if a > 0 and b > 0]
+    return statistics.median(pairs) if len(pairs) >= 2 else None
 
 
 def split_libs(run):
@@ -77,32 +96,52 @@ def _line(cells):
     return "| " + " | ".join(cells) + " |"
 
 
-def _header(peak_gflops):
+def _has_rounds(rows):
+    return any(round_ratio(t, o) is not None for _, t, o, _ in rows)
+
+
+def _header(peak_gflops, rounds=False):
     head = ["problem", "Tessera impl", "Tessera GFLOPS", "oneDNN impl",
             "oneDNN GFLOPS", "ratio Tessera/oneDNN"]
     align = ["---", "---", "---:", "---", "---:", "---:"]
+    if rounds:
+        head.append("median ratio of rounds")
+        align.append("---:")
     if peak_gflops:
         head += ["Tessera % of peak", "oneDNN % of peak"]
         align += ["---:", "---:"]
     return [_line(head), _line(align)]
 
 
-def _row(row, peak_gflops):
+def _ratio_cell(ratio):
+    return f"{ratio:.3f}" if ratio is not None else "-"
+
+
+def _row(row, peak_gflops, rounds=False):
     prb, t, o, ratio = row
     cells = [f"`{prb}`", _cell(t, "impl", "{}"),
              _cell(t, "min_gflops", "{:.2f}"), _cell(o, "impl", "{}"),
-             _cell(o, "min_gflops", "{:.2f}"),
-             f"{ratio:.3f}" if ratio is not None else "-"]
+             _cell(o, "min_gflops", "{:.2f}"), _ratio_cell(ratio)]
+    if rounds:
+        cells.append(_ratio_cell(round_ratio(t, o)))
     if peak_gflops:
         cells += [_peak_cell(t, peak_gflops), _peak_cell(o, peak_gflops)]
     return _line(cells)
 
 
-def _geomean_row(label, ratios, peak_gflops):
+def _geomean_cell(ratios):
     geomean = perf_table.geomean(ratios)
+    return f"{geomean:.3f}" if not math.isnan(geomean) else "-"
+
+
+def _geomean_row(label, rows, peak_gflops, rounds=False):
+    ratios = _ratios(rows)
     count = f"{len(ratios)} problem" + ("" if len(ratios) == 1 else "s")
-    cells = [f"{label} ({count})", "", "", "", "",
-             f"{geomean:.3f}" if not math.isnan(geomean) else "-"]
+    cells = [f"{label} ({count})", "", "", "", "", _geomean_cell(ratios)]
+    if rounds:
+        cells.append(_geomean_cell(
+            [x for x in (round_ratio(t, o) for _, t, o, _ in rows)
+             if x is not None]))
     if peak_gflops:
         cells += ["", ""]
     return _line(cells)
@@ -114,25 +153,27 @@ def _ratios(rows):
 
 def markdown_table(rows, peak_gflops=None):
     """The Markdown table of compare_rows() with a closing geomean row."""
-    return "\n".join(_header(peak_gflops) +
-                     [_row(r, peak_gflops) for r in rows] +
-                     [_geomean_row("geomean", _ratios(rows), peak_gflops)])
+    rounds = _has_rounds(rows)
+    return "\n".join(_header(peak_gflops, rounds) +
+                     [_row(r, peak_gflops, rounds) for r in rows] +
+                     [_geomean_row("geomean", rows, peak_gflops, rounds)])
 
 
 def combined_table(batches, peak_gflops=None):
     """One Markdown table of [(batch name, compare_rows())]: each batch's
     rows closed by its geomean row ("geomean NAME"), then, with several
     batches, the geomean over all of them."""
-    lines = _header(peak_gflops)
+    rounds = any(_has_rounds(rows) for _, rows in batches)
+    lines = _header(peak_gflops, rounds)
     every = []
     for name, rows in batches:
-        lines += [_row(r, peak_gflops) for r in rows]
-        lines.append(_geomean_row(f"**geomean {name}**", _ratios(rows),
-                                  peak_gflops))
-        every += _ratios(rows)
+        lines += [_row(r, peak_gflops, rounds) for r in rows]
+        lines.append(_geomean_row(f"**geomean {name}**", rows, peak_gflops,
+                                  rounds))
+        every += rows
     if len(batches) > 1:
         lines.append(_geomean_row("**geomean all batches**", every,
-                                  peak_gflops))
+                                  peak_gflops, rounds))
     return "\n".join(lines)
 
 

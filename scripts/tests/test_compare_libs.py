@@ -177,3 +177,35 @@ perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,4,25,
     prb, t, o, ratio = rows[0]
     assert t["min_gflops"] == 80 and o["min_gflops"] == 100
     assert ratio == pytest.approx(0.8)
+
+
+def test_rounds_add_the_median_of_round_ratios():
+    # Three rounds: Tessera/oneDNN per round 0.5, 2 (oneDNN's slow round)
+    # and 0.889 (both at their best speed, but not in the same round as
+    # oneDNN's best: the ratio of bests says 0.8); the median is 0.889.
+    rounds = """\
+perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
+perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1,100,1,100
+perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
+perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,4,25,4,25
+perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,1.25,80,2,50
+perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1.111,90,1,100
+"""
+    rows = compare_libs.compare_rows(
+        *compare_libs.split_libs(compare_libs.best_runs(rounds.splitlines())))
+    prb, t, o, ratio = rows[0]
+    assert t["rounds"] == [50, 50, 80] and o["rounds"] == [100, 25, 90]
+    assert ratio == pytest.approx(0.8)
+    assert compare_libs.round_ratio(t, o) == pytest.approx(80 / 90)
+    lines = compare_libs.markdown_table(rows).splitlines()
+    assert lines[0].endswith("| ratio Tessera/oneDNN | median ratio of rounds |")
+    assert lines[2].endswith("| 80.00 | onednn:jit_1x1:avx2 | 100.00 | 0.800 "
+                             "| 0.889 |")
+    assert lines[-1] == "| geomean (1 problem) |  |  |  |  | 0.800 | 0.889 |"
+
+
+def test_a_single_round_has_no_round_column():
+    run = compare_libs.best_runs(RUN.splitlines())
+    rows = compare_libs.compare_rows(*compare_libs.split_libs(run))
+    assert compare_libs.round_ratio(rows[0][1], rows[0][2]) is None
+    assert "median ratio of rounds" not in compare_libs.markdown_table(rows)
