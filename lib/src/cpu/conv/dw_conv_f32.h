@@ -55,6 +55,9 @@ typedef struct {
      * it; the others get one call per block with it 0. */
     tsr_dim_t src_bs, dst_bs;
     const float *bias; /* added at the store when set (first channel) */
+    /* "dw:s8": the sums (exact integers) stored as s32, for the int8
+     * epilogue's one-pass store. */
+    int store_s32;
 } dw_row_args_t;
 
 typedef void (*dw_row_fn)(const dw_row_args_t *a);
@@ -169,6 +172,9 @@ typedef struct {
 
     tsr_epilogue_t ep;
     int ep_identity, ep_in_kernel, ep_uniform_w;
+    /* "dw:s8" into u8, s8 or s32 with a fused plan: the tile's sums go to
+     * the epilogue as s32, whose store takes them to dst in one pass. */
+    int ep_s32;
 } dw_conv_conf_t;
 
 #endif

@@ -53,6 +53,7 @@ typedef struct {
     const float *bias;
     const float **table; /* TABLE blocks: input of (tap t, point u) at
                             t * ur + u */
+    int s32;             /* store_s32 */
 } row_t;
 
 /* Channel vectors of one pass: element offsets of the first one. */
@@ -85,6 +86,7 @@ static ALWAYS_INLINE void store_points(const row_t *rw, const cvec_t *cv,
     /* In locals: vector stores may alias anything, *rw included. */
     const tsr_dim_t dsw = rw->dst_sw;
     const float *bias = rw->bias;
+    const int s32 = rw->s32;
     float *d0 = rw->dst + ow * dsw + cv->dst;
     UNROLL
     for (int v = 0; v < nv; v++) {
@@ -98,10 +100,17 @@ static ALWAYS_INLINE void store_points(const row_t *rw, const cvec_t *cv,
         UNROLL
         for (int u = 0; u < ur; u++) {
             float *d = d0 + u * dsw + v * dcv;
-            if (m)
+            if (s32) {
+                const __m256i x = _mm256_cvttps_epi32(acc[u * nv + v]);
+                if (m)
+                    _mm256_maskstore_epi32((int *)d, mask, x);
+                else
+                    _mm256_storeu_si256((__m256i *)d, x);
+            } else if (m) {
                 _mm256_maskstore_ps(d, mask, acc[u * nv + v]);
-            else
+            } else {
                 _mm256_storeu_ps(d, acc[u * nv + v]);
+            }
         }
     }
 }
@@ -464,9 +473,9 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
-    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,     a->padL,
-                a->ow0, a->src_sw, a->src_cv, a->dst_sw, a->dst_cv,
-                a->dst, a->bias,   table};
+    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,       a->padL,
+                a->ow0, a->src_sw, a->src_cv, a->dst_sw,   a->dst_cv,
+                a->dst, a->bias,   table,     a->store_s32};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;

@@ -46,6 +46,7 @@ typedef struct {
     const float *bias;
     const float **table; /* TABLE blocks: input of (tap t, point u) at
                             t * ur + u */
+    int s32;             /* store_s32 */
 } row_t;
 
 static ALWAYS_INLINE __mmask16 lane_mask(tsr_dim_t n) {
@@ -79,6 +80,7 @@ static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
     /* In locals: vector stores may alias anything, *rw included. */
     const tsr_dim_t dsw = rw->dst_sw;
     const float *bias = rw->bias;
+    const int s32 = rw->s32;
     float *d0 = rw->dst + ow * dsw + (c / VLEN) * rw->dst_vs;
     UNROLL
     for (int v = 0; v < nv; v++) {
@@ -91,10 +93,17 @@ static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
         UNROLL
         for (int u = 0; u < ur; u++) {
             float *d = d0 + u * dsw + v * VLEN;
-            if (masked && v == nv - 1)
+            if (s32) {
+                const __m512i x = _mm512_cvttps_epi32(acc[u * nv + v]);
+                if (masked && v == nv - 1)
+                    _mm512_mask_storeu_epi32(d, mask, x);
+                else
+                    _mm512_storeu_si512(d, x);
+            } else if (masked && v == nv - 1) {
                 _mm512_mask_storeu_ps(d, mask, acc[u * nv + v]);
-            else
+            } else {
                 _mm512_storeu_ps(d, acc[u * nv + v]);
+            }
         }
     }
 }
@@ -403,8 +412,9 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     const int blk = a->src_bs || a->dst_bs;
     const tsr_dim_t src_vs = a->src_bs ? a->src_bs : VLEN;
     const tsr_dim_t dst_vs = a->dst_bs ? a->dst_bs : VLEN;
-    row_t rw = {taps,      a->nrows, a->KW,  a->SW,  a->padL, a->ow0, a->src_sw,
-                a->dst_sw, src_vs,   dst_vs, a->dst, a->bias, table};
+    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,       a->padL,
+                a->ow0, a->src_sw, a->dst_sw, src_vs,      dst_vs,
+                a->dst, a->bias,   table,     a->store_s32};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&

@@ -66,8 +66,16 @@ static void dw_conv_row_generic(const dw_row_args_t *a) {
                 }
             }
             float *d = a->dst + ow * a->dst_sw + j * a->dst_cv;
-            for (tsr_dim_t l = 0; l < nl; l++)
-                d[l] = a->bias ? acc[l] + a->bias[j * DW_VLEN + l] : acc[l];
+            for (tsr_dim_t l = 0; l < nl; l++) {
+                const float v =
+                        a->bias ? acc[l] + a->bias[j * DW_VLEN + l] : acc[l];
+                if (a->store_s32) {
+                    const int32_t i = (int32_t)v; /* an exact integer */
+                    memcpy(d + l, &i, sizeof(i));
+                } else {
+                    d[l] = v;
+                }
+            }
         }
     }
 }
@@ -337,6 +345,9 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     cf->ep_identity = tsr_epilogue_is_identity(&cf->ep);
     cf->ep_in_kernel = tsr_epilogue_is_bias_only(&cf->ep);
     cf->ep_uniform_w = tsr_epilogue_uniform_along(&cf->ep, cf->sh.ndims - 1);
+    const tsr_data_type_t ddt = cf->ep.dst_dt;
+    cf->ep_s32 = int8 && cf->ep.fused.ok &&
+                 (ddt == tsr_u8 || ddt == tsr_s8 || ddt == tsr_s32);
     plan_work(cf);
     return tsr_success;
 }
@@ -503,12 +514,20 @@ static void tap_range(tsr_dim_t o, tsr_dim_t stride, tsr_dim_t pad,
     conv_inside_taps(*i0, step, k_size, in, lo, hi);
 }
 
+/* 1 when the kernel stores the tile as s32 for the epilogue (ep_s32; the
+ * fused store then needs no work buffer). */
+static int tile_as_s32(const exec_t *e, int tile) {
+    return tile && e->cf->ep_s32 && e->cf->ep_uniform_w && e->rt->use_avx2;
+}
+
 /* The epilogue over the tile just computed: `now` points from ow0 of
  * channels c0 .. c0 + nc, accumulators at acc: the thread's channels-last
- * tile (point stride acc_sw) or, when `in_dst`, dst itself at dst_off. */
+ * tile (point stride acc_sw) or, when `in_dst`, dst itself at dst_off;
+ * the tile holds s32 sums when tile_as_s32, else f32. */
 static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
                           tsr_dim_t acc_sw, int in_dst, tsr_dim_t dst_off,
                           tsr_dim_t c0, tsr_dim_t nc, tsr_dim_t now) {
+    const int s32 = tile_as_s32(e, !in_dst);
     const dw_conv_conf_t *cf = e->cf;
     const int wd = cf->sh.ndims - 1;
     const tsr_dim_t ow0 = pos[wd];
@@ -521,6 +540,13 @@ static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
         const tsr_dim_t n = TSR_MIN(step, nc - j);
         const tsr_dim_t d = dst_off + dj;
         pos[1] = c0 + j;
+        if (s32) {
+            /* One pass to dst (f32 sums take two). */
+            tsr_epilogue_apply_rows_s32(&cf->ep, e->rt, (const int32_t *)a,
+                                        acc_sw, now, n, pos, 1, e->dst, d,
+                                        cf->dst_s[DW_W], 1, NULL);
+            continue;
+        }
         if (cf->ep_uniform_w) {
             tsr_epilogue_apply_rows(&cf->ep, e->rt, a, acc_sw, now, n, pos, 1,
                                     e->dst, d, cf->dst_s[DW_W], 1);
@@ -626,6 +652,7 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
             a.dst_sw = cf->dst_s[DW_W];
             a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
         }
+        a.store_s32 = tile_as_s32(e, tile != NULL);
         if ((a.src_bs || a.dst_bs) && !cf->row_blocks16)
             row_by_blocks16(cf, &a);
         else
