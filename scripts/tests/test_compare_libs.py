@@ -162,16 +162,22 @@ def test_main_rejects_a_bad_peak(capsys):
     assert e.value.code == 2
 
 
+def rounds_of(*rounds):
+    """benchdnn perf lines of one problem run in rounds: for each round
+    (Tessera GFLOPS, oneDNN GFLOPS), at 0.1 GOPS and 0.1 / GFLOPS s."""
+    prb = "--conv ic8ih7oc8oh7kh1ph0"
+    lines = []
+    for t, o in rounds:
+        lines.append(f"perf,cpu,gemm:f32,,{prb},0.1,1,{100 / t},{t},2,50")
+        lines.append(f"perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn {prb},0.1,1,"
+                     f"{100 / o},{o},4,25")
+    return lines
+
+
 def test_repeated_problems_keep_each_librarys_best():
     # Two rounds of one problem: Tessera is fastest in the second, oneDNN in
     # the first; each side keeps its own best.
-    rounds = """\
-perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
-perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1,100,1,100
-perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,1.25,80,2,50
-perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,4,25,4,25
-"""
-    run = compare_libs.best_runs(rounds.splitlines())
+    run = compare_libs.best_runs(rounds_of((50, 100), (80, 25)))
     rows = compare_libs.compare_rows(*compare_libs.split_libs(run))
     assert len(rows) == 1
     prb, t, o, ratio = rows[0]
@@ -183,16 +189,8 @@ def test_rounds_add_the_median_of_round_ratios():
     # Three rounds: Tessera/oneDNN per round 0.5, 2 (oneDNN's slow round)
     # and 0.889 (both at their best speed, but not in the same round as
     # oneDNN's best: the ratio of bests says 0.8); the median is 0.889.
-    rounds = """\
-perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
-perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1,100,1,100
-perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,2,50,2,50
-perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,4,25,4,25
-perf,cpu,gemm:f32,,--conv ic8ih7oc8oh7kh1ph0,0.1,1,1.25,80,2,50
-perf,cpu,onednn:jit_1x1:avx2,,--lib=onednn --conv ic8ih7oc8oh7kh1ph0,0.1,1,1.111,90,1,100
-"""
-    rows = compare_libs.compare_rows(
-        *compare_libs.split_libs(compare_libs.best_runs(rounds.splitlines())))
+    rows = compare_libs.compare_rows(*compare_libs.split_libs(
+        compare_libs.best_runs(rounds_of((50, 100), (50, 25), (80, 90)))))
     prb, t, o, ratio = rows[0]
     assert t["rounds"] == [50, 50, 80] and o["rounds"] == [100, 25, 90]
     assert ratio == pytest.approx(0.8)
