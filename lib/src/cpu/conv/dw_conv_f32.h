@@ -75,6 +75,13 @@ void dw_int8_to_f32_avx2(float *dst, const void *src, const float *zp,
                          int64_t n, int src_u8);
 void dw_int8_to_f32_avx512(float *dst, const void *src, const float *zp,
                            int64_t n, int src_u8);
+/* "dw:s8": a source row of npts points (src_sw bytes apart) of nc int8
+ * channels as f32 minus zp[c], in 16-channel blocks of npts points
+ * (channel c of point p at (c / 16) * npts * 16 + p * 16 + c % 16), the
+ * last block's extra channels 0. */
+void dw_int8_row_to_f32_blk16_avx512(float *dst, const void *src,
+                                     int64_t src_sw, const float *zp,
+                                     int64_t nc, int64_t npts, int src_u8);
 
 /* A tap (kd, kh, kw) of a call: its input row at the call's first point
  * (before the point's offset along w) and its weights. */
@@ -167,6 +174,9 @@ typedef struct {
     /* Scratchpad: repacked weights, then per thread an accumulator tile
      * and, for an int8 source, the rows of a work item as f32. */
     size_t wei_floats, tile_floats, rows_floats;
+    /* "dw:s8" rows cached in 16-channel blocks (for the AVX-512 kernel,
+     * for the reason "any" is blocked), else channels-last. */
+    int cache_blk16;
     dw_row_fn row;
     int row_blocks16; /* row takes src_bs, dst_bs (see dw_row_args_t) */
 

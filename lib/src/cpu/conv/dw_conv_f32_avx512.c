@@ -454,3 +454,24 @@ void dw_int8_to_f32_avx512(float *dst, const void *src, const float *zp,
                                             _mm512_maskz_loadu_ps(k, zp + i)));
     }
 }
+
+void dw_int8_row_to_f32_blk16_avx512(float *dst, const void *src,
+                                     int64_t src_sw, const float *zp,
+                                     int64_t nc, int64_t npts, int src_u8) {
+    for (int64_t c = 0; c < nc; c += 16) {
+        /* The tail's extra lanes load as 0 and subtract 0. */
+        const __mmask16 k =
+                nc - c >= 16 ? (__mmask16)0xffff
+                             : (__mmask16)((1u << (unsigned)(nc - c)) - 1u);
+        const __m512 z = _mm512_maskz_loadu_ps(k, zp + c);
+        const char *s = (const char *)src + c;
+        float *d = dst + c * npts;
+        for (int64_t p = 0; p < npts; p++) {
+            const __m128i b = _mm_maskz_loadu_epi8(k, s + p * src_sw);
+            const __m512i v =
+                    src_u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+            _mm512_storeu_ps(d + p * 16,
+                             _mm512_sub_ps(_mm512_cvtepi32_ps(v), z));
+        }
+    }
+}

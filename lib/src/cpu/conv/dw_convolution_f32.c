@@ -327,6 +327,7 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     cf->dst_off0 = dst->offset0;
     cf->dst_cl = !dst_blocked;
     cf->rows_inner = cf->src_cblk == 2 * DW_VLEN;
+    cf->cache_blk16 = int8 && avx512;
     /* The AVX-512 kernel passes 8-channel blocks to the AVX2 one. */
     cf->row_blocks16 = avx512 && !(src_blocked && cf->src_cblk == DW_VLEN) &&
                        !(dst_blocked && cf->dst_cblk == DW_VLEN);
@@ -420,8 +421,13 @@ static int cache_slots(const dw_conv_conf_t *cf) {
     return (int)(2 * cf->sh.KD * cf->sh.KH);
 }
 
+/* Channels of a cached row point, padded to whole vectors or blocks. */
+static tsr_dim_t cache_channels(const dw_conv_conf_t *cf, tsr_dim_t nc) {
+    return tsr_rnd_up(nc, cf->cache_blk16 ? 2 * DW_VLEN : DW_VLEN);
+}
+
 static size_t cache_floats(const dw_conv_conf_t *cf) {
-    const tsr_dim_t ncp = tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    const tsr_dim_t ncp = cache_channels(cf, cf->chunk_c);
     return (size_t)(tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16 + ncp +
                     cache_slots(cf) * cf->sh.IW * ncp);
 }
@@ -435,17 +441,18 @@ static void cache_reset(row_cache_t *rc) {
 
 /* The source rows (id, ih) of row_in (nrows of them) for channels
  * c0 .. c0 + nc as f32 minus the zero point, each IW points of
- * rnd_up(nc, DW_VLEN) channels (the extra ones 0), from the cache or
+ * cache_channels(nc) channels (the extra ones 0), channels-last or in
+ * 16-channel blocks of IW points (cache_blk16), from the cache or
  * converted into it; the row arguments then point at them. */
 static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
                       int nrows, tsr_dim_t n, tsr_dim_t c0, tsr_dim_t nc,
                       dw_row_args_t *a) {
     const dw_conv_conf_t *cf = e->cf;
-    const tsr_dim_t ncp = tsr_rnd_up(nc, DW_VLEN), IW = cf->sh.IW;
-    const tsr_dim_t slot_floats = IW * tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    const tsr_dim_t ncp = cache_channels(cf, nc), IW = cf->sh.IW;
+    const tsr_dim_t slot_floats = IW * cache_channels(cf, cf->chunk_c);
     float *zp =
             (float *)rc + tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16;
-    float *data = zp + tsr_rnd_up(cf->chunk_c, DW_VLEN);
+    float *data = zp + cache_channels(cf, cf->chunk_c);
     const int slots = cache_slots(cf);
     const tsr_dim_t now = ++rc->clock;
     int slot_of[DW_MAX_ROWS];
@@ -485,7 +492,11 @@ static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
             float *out = data + v * slot_floats;
             const tsr_dim_t base =
                     cf->src_off0 + n * cf->src_s[DW_N] + row_in[r] + c0;
-            for (tsr_dim_t iw = 0; iw < IW; iw++) {
+            const uint8_t *in = (const uint8_t *)e->src_int8 + base;
+            if (cf->cache_blk16)
+                dw_int8_row_to_f32_blk16_avx512(out, in, cf->src_s[DW_W], zp,
+                                                nc, IW, u8);
+            for (tsr_dim_t iw = 0; iw < IW && !cf->cache_blk16; iw++) {
                 float *o = out + iw * ncp;
                 cf->to_f32(o,
                            (const uint8_t *)e->src_int8 + base +
@@ -499,8 +510,9 @@ static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
         }
         a->src_row[r] = data + slot_of[r] * slot_floats;
     }
-    a->src_sw = ncp;
+    a->src_sw = cf->cache_blk16 ? 2 * DW_VLEN : ncp;
     a->src_cv = DW_VLEN;
+    a->src_bs = cf->cache_blk16 ? IW * 2 * DW_VLEN : 0;
 }
 
 /* Channel offset c of a data tensor (strides s, blocks of cblk). */
