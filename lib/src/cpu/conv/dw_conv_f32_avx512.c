@@ -443,9 +443,7 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
 void dw_int8_to_f32_avx512(float *dst, const void *src, const float *zp,
                            int64_t n, int src_u8) {
     for (int64_t i = 0; i < n; i += 16) {
-        const __mmask16 k =
-                n - i >= 16 ? (__mmask16)0xffff
-                            : (__mmask16)((1u << (unsigned)(n - i)) - 1u);
+        const __mmask16 k = lane_mask(n - i < VLEN ? n - i : VLEN);
         const __m128i b = _mm_maskz_loadu_epi8(k, (const char *)src + i);
         const __m512i v =
                 src_u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
@@ -460,9 +458,7 @@ void dw_int8_row_to_f32_blk16_avx512(float *dst, const void *src,
                                      int64_t nc, int64_t npts, int src_u8) {
     for (int64_t c = 0; c < nc; c += 16) {
         /* The tail's extra lanes load as 0 and subtract 0. */
-        const __mmask16 k =
-                nc - c >= 16 ? (__mmask16)0xffff
-                             : (__mmask16)((1u << (unsigned)(nc - c)) - 1u);
+        const __mmask16 k = lane_mask(nc - c < VLEN ? nc - c : VLEN);
         const __m512 z = _mm512_maskz_loadu_ps(k, zp + c);
         const char *s = (const char *)src + c;
         float *d = dst + c * npts;

@@ -493,17 +493,16 @@ static void int8_rows(const exec_t *e, row_cache_t *rc, const tsr_dim_t *row_in,
             const tsr_dim_t base =
                     cf->src_off0 + n * cf->src_s[DW_N] + row_in[r] + c0;
             const uint8_t *in = (const uint8_t *)e->src_int8 + base;
-            if (cf->cache_blk16)
+            if (cf->cache_blk16) {
                 dw_int8_row_to_f32_blk16_avx512(out, in, cf->src_s[DW_W], zp,
                                                 nc, IW, u8);
-            for (tsr_dim_t iw = 0; iw < IW && !cf->cache_blk16; iw++) {
-                float *o = out + iw * ncp;
-                cf->to_f32(o,
-                           (const uint8_t *)e->src_int8 + base +
-                                   iw * cf->src_s[DW_W],
-                           zp, nc, u8);
-                for (tsr_dim_t c = nc; c < ncp; c++)
-                    o[c] = 0.f;
+            } else {
+                for (tsr_dim_t iw = 0; iw < IW; iw++) {
+                    float *o = out + iw * ncp;
+                    cf->to_f32(o, in + iw * cf->src_s[DW_W], zp, nc, u8);
+                    for (tsr_dim_t c = nc; c < ncp; c++)
+                        o[c] = 0.f;
+                }
             }
             rc->slot[v] = (row_slot_t){n, c0, row_in[r], now};
             slot_of[r] = v;
