@@ -537,11 +537,11 @@ static int tile_as_s32(const exec_t *e, int tile) {
 /* The epilogue over the tile just computed: `now` points from ow0 of
  * channels c0 .. c0 + nc, accumulators at acc: the thread's channels-last
  * tile (point stride acc_sw) or, when `in_dst`, dst itself at dst_off;
- * the tile holds s32 sums when tile_as_s32, else f32. */
+ * s32 sums when `s32` (the kernel's store_s32), else f32. */
 static void tile_epilogue(const exec_t *e, tsr_dim_t *pos, const float *acc,
-                          tsr_dim_t acc_sw, int in_dst, tsr_dim_t dst_off,
-                          tsr_dim_t c0, tsr_dim_t nc, tsr_dim_t now) {
-    const int s32 = tile_as_s32(e, !in_dst);
+                          tsr_dim_t acc_sw, int in_dst, int s32,
+                          tsr_dim_t dst_off, tsr_dim_t c0, tsr_dim_t nc,
+                          tsr_dim_t now) {
     const dw_conv_conf_t *cf = e->cf;
     const int wd = cf->sh.ndims - 1;
     const tsr_dim_t ow0 = pos[wd];
@@ -674,7 +674,8 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
         if (cf->ep_identity || cf->ep_in_kernel)
             continue;
         pos[sh->ndims - 1] = ow0;
-        tile_epilogue(e, pos, a.dst, a.dst_sw, !tile, dst_off, c0, nc, a.now);
+        tile_epilogue(e, pos, a.dst, a.dst_sw, !tile, a.store_s32, dst_off, c0,
+                      nc, a.now);
     }
 }
 
