@@ -776,9 +776,13 @@ static void test_taps(void) {
     run_taps(13, 70, 3, 64, 1.f, row, 0);
     run_taps(100, 40, 25, 12, 0.f, col, 0); /* more rows than one block */
     run_taps(200, 96, 2, 16, -1.f, none, 0);
-    run_taps(9, 20, 5, 4, 0.f, none, 0); /* a tile of 3 rows */
-    run_taps(11, 32, 4, 7, 0.f, col, 0); /* a tile of 5 rows */
-    run_taps(8, 16, 4, 3, 0.f, none, 0); /* a tile of 2 rows */
+    /* Short tiles of the 6-row (AVX2) and 12-row (AVX-512) kernels. */
+    run_taps(9, 20, 5, 4, 0.f, none, 0);  /* 3 rows; 9 */
+    run_taps(11, 32, 4, 7, 0.f, col, 0);  /* 5 rows; 11 */
+    run_taps(8, 16, 4, 3, 0.f, none, 0);  /* 2 rows; 8 */
+    run_taps(14, 24, 3, 5, 0.f, row, 0);  /* 2 rows twice */
+    run_taps(17, 40, 9, 6, 1.f, none, 0); /* 5 rows */
+    run_taps(27, 33, 4, 9, 0.f, col, 0);  /* 3 rows */
     run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 0.f, row, 0);
     run_taps(23, 50, 9, 16, 0.f, col, 1);
     run_taps(130, 64, 9, 8, 2.f, none, 1);

@@ -50,11 +50,13 @@ static int64_t row_tile_rows(const gemm_conv_tap_rows_t *t,
                 const char *at = at0 + kd * cf->DD * sd + kh * cf->DH * shh +
                                  kw * cf->DW * sw;
                 const void **row = rows + tap * mr;
-                /* The usual tile height as a constant: the stores then
+                /* The usual tile heights as constants: the stores then
                  * unroll (a tenth of a 64-channel 3x3 int8 layer was
                  * spent here with a loop). */
                 if (mr == 6)
                     spaced_rows(row, at, step, 6);
+                else if (mr == 12)
+                    spaced_rows(row, at, step, 12);
                 else
                     spaced_rows(row, at, step, mr);
                 taps[tap] = tap;

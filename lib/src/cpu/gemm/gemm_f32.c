@@ -38,13 +38,13 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          * per element (resnet_50:fc1000_mb1, 2 threads: 27 -> 44 GFLOPS). */
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
          tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x32_taps_avx512},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
          tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2, 6},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
-         tsr_gemm_f32_pack, NULL, NULL},
+         tsr_gemm_f32_pack, NULL, NULL, 0},
 };
 
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
@@ -64,7 +64,7 @@ int tsr_gemm_f32_taps_supported(int64_t ntaps, int64_t k_tap) {
 }
 
 int tsr_gemm_f32_taps_row_tile(void) {
-    return tsr_gemm_f32_select_kernel()->mr;
+    return tsr_gemm_f32_select_kernel()->taps_mr;
 }
 
 const char *tsr_gemm_f32_kernel_name(void) {
@@ -88,8 +88,9 @@ static size_t thread_scratch_bytes(const tsr_gemm_f32_kernel_t *kern, int64_t M,
             (size_t)(padded_floats(a) + padded_floats(b)) * sizeof(float);
     /* Or the taps table of A by taps (at least one value per tap). */
     const size_t taps =
-            kern->ukr_taps ? (size_t)tsr_gemm_taps_table(kern->mr, mc, K).bytes
-                           : 0;
+            kern->ukr_taps
+                    ? (size_t)tsr_gemm_taps_table(kern->taps_mr, mc, K).bytes
+                    : 0;
     return TSR_MAX(packed, taps);
 }
 
@@ -265,7 +266,7 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                       const tsr_gemm_f32_kernel_t *kern, int64_t K,
                       tsr_gemm_rect_t r, void *ws) {
     const tsr_gemm_taps_t *tp = args->a_taps;
-    const int mr = kern->mr, nr = kern->nr;
+    const int mr = kern->taps_mr, nr = kern->nr;
     const int64_t m_len = r.m_end - r.m_begin;
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(mr, mc, tp->ntaps);

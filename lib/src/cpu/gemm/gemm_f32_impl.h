@@ -73,6 +73,7 @@ typedef struct {
     tsr_gemm_f32_pack_fn pack;
     tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
     tsr_gemm_f32_ukr_taps_fn ukr_taps; /* NULL: A never by taps */
+    int taps_mr;                       /* ukr_taps' tile rows */
 } tsr_gemm_f32_kernel_t;
 
 /* Columns of a B block (in nr panels) up to which the block is "narrow":
@@ -99,12 +100,12 @@ void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,
                                      float *const *c_rows, int64_t m, int64_t n,
                                      const float *bias_row,
                                      const float *bias_col);
-void tsr_gemm_f32_ukr_6x32_taps_avx512(int64_t ntaps, const int32_t *taps,
-                                       const void *const *rows, int64_t k_tap,
-                                       const float *b, float alpha, float beta,
-                                       float *const *c_rows, int64_t m,
-                                       int64_t n, const float *bias_row,
-                                       const float *bias_col);
+void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
+                                        const void *const *rows, int64_t k_tap,
+                                        const float *b, float alpha, float beta,
+                                        float *const *c_rows, int64_t m,
+                                        int64_t n, const float *bias_row,
+                                        const float *bias_col);
 
 void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
                            int64_t a_stride, const float *b, int64_t b_stride,

@@ -1,0 +1,82 @@
+/* AVX-512F taps micro-kernel (tsr_gemm_f32_ukr_taps_fn): 12 rows x 32
+ * columns in 24 zmm accumulators. Against 6 rows it loads B once per 12
+ * rows and spends fewer loads and loop uops per FMA (ResNet-50 and
+ * AlexNet 3x3 layers, 2 threads: 5-10% faster). Each element's sum runs
+ * over the listed taps and their values in order, one FMA at a time, and
+ * is stored through the 6x32 kernel's row update: the arithmetic of the
+ * AVX2 taps kernel. */
+#include <immintrin.h>
+
+#include "cpu/gemm/gemm_f32_impl.h"
+#include "cpu/gemm/ukr/gemm_f32_store_avx512.h"
+
+#define MR 12
+#define NR 32
+
+/* The rows' accumulators, in one list so every use names all of them. */
+#define TSR_ROWS12(X)                                                          \
+    X(0, c00, c01)                                                             \
+    X(1, c10, c11)                                                             \
+    X(2, c20, c21) X(3, c30, c31) X(4, c40, c41) X(5, c50, c51) X(6, c60, c61) \
+            X(7, c70, c71) X(8, c80, c81) X(9, c90, c91) X(10, ca0, ca1)       \
+                    X(11, cb0, cb1)
+
+#define TSR_ZERO(i, a0, a1)                                                    \
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+/* This tap's row i pointer (row 0's for rows not computed). */
+#define TSR_ROW_PTR(i, a0, a1) const float *r##i = r[rows > (i) ? (i) : 0];
+#define TSR_FMA(i, a0, a1)                                                     \
+    if (rows > (i)) {                                                          \
+        const __m512 av = _mm512_set1_ps(r##i[p]);                             \
+        a0 = _mm512_fmadd_ps(av, b0, a0);                                      \
+        a1 = _mm512_fmadd_ps(av, b1, a1);                                      \
+    }
+#define TSR_STORE(i, a0, a1)                                                   \
+    if (m > (i))                                                               \
+        update_row(&t, c_rows[i], i, a0, a1);
+#define TSR_PREFETCH(i, a0, a1)                                                \
+    if (m > (i)) {                                                             \
+        _mm_prefetch((const char *)c_rows[i], _MM_HINT_T0);                    \
+        _mm_prefetch((const char *)(c_rows[i] + NR - 1), _MM_HINT_T0);         \
+    }
+
+/* The kernel with a literal row count `rows` (>= m): rows past it cost no
+ * FMAs. */
+static inline __attribute__((always_inline)) void
+taps12(const int rows, int64_t ntaps, const int32_t *taps,
+       const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
+       float beta, float *const *c_rows, int64_t m, int64_t n,
+       const float *bias_row, const float *bias_col) {
+    TSR_ROWS12(TSR_ZERO)
+    TSR_ROWS12(TSR_PREFETCH)
+    for (int64_t tap = 0; tap < ntaps; ++tap) {
+        const float *const *r = (const float *const *)(rows_ + tap * MR);
+        TSR_ROWS12(TSR_ROW_PTR)
+        const float *b = b_ + taps[tap] * k_tap * NR;
+        for (int64_t p = 0; p < k_tap; ++p, b += NR) {
+            const __m512 b0 = _mm512_loadu_ps(b);
+            const __m512 b1 = _mm512_loadu_ps(b + 16);
+            TSR_ROWS12(TSR_FMA)
+        }
+    }
+    const tile_store_t t = tile_store_init(alpha, beta, n, bias_row, bias_col);
+    TSR_ROWS12(TSR_STORE)
+}
+
+void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
+                                        const void *const *rows, int64_t k_tap,
+                                        const float *b, float alpha, float beta,
+                                        float *const *c_rows, int64_t m,
+                                        int64_t n, const float *bias_row,
+                                        const float *bias_col) {
+#define TSR_TAPS(ROWS)                                                         \
+    taps12(ROWS, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows, m, n,       \
+           bias_row, bias_col)
+    if (m <= 4)
+        TSR_TAPS(4);
+    else if (m <= 8)
+        TSR_TAPS(8);
+    else
+        TSR_TAPS(MR);
+#undef TSR_TAPS
+}
