@@ -31,6 +31,15 @@
  * whose source stays in L3, lost 2-4% to it). */
 #define STREAMED_SRC_BYTES ((size_t)16 << 20)
 
+/* Input channels from which a unit 1x1 goes by taps on a kernel with
+ * taller tap tiles (see conf_init). */
+#define UNIT_1X1_TAPS_MIN_IC 128
+
+static int src_streamed(const gemm_conv_conf_t *cf) {
+    return (size_t)(cf->sh.MB * cf->src_s[CONV_N]) * sizeof(float) >
+           STREAMED_SRC_BYTES;
+}
+
 /* Chunking, threading mode and scratchpad (per thread: col, C buffer, GEMM
  * packing; threads taking whole items each own one such slice). */
 static void plan_items(gemm_conv_conf_t *cf) {
@@ -145,16 +154,25 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
         return tsr_unimplemented;
 
     cf->src_cl = cf->src_s[CONV_C] == 1;
-    cf->direct = gemm_conv_src_direct(cf);
+    /* A single tap (strided or padded 1x1) goes by taps too, so nothing
+     * is gathered (res5a_branch2a mb1, 2 threads: 373 -> 427 GFLOPS;
+     * capped at AVX2 197 -> 216); plan_work settles which taps, if any. */
+    const int taps_able = cf->kic && cf->src_cl && cf->dst_cl &&
+                          cf->wei_panels && tsr_gemm_f32_taps_supported(1, 1);
+    /* A unit 1x1 reads its source rows in place, as A of the GEMM or as
+     * one tap each. Taller tap tiles win where a tile sums enough input
+     * channels to pay for listing and storing its rows, and the source
+     * does not stream from memory, where the GEMM fetches rows ahead
+     * (ResNet-50 1x1 layers of 128 to 2048 input channels, mb1, 2
+     * threads: +3% to +14%; ic64 oc64 lost 5-8%, at mb32 24%). */
+    cf->direct = gemm_conv_src_direct(cf) &&
+                 !(taps_able && tsr_gemm_f32_taps_taller() &&
+                   cf->sh.ICg >= UNIT_1X1_TAPS_MIN_IC && !src_streamed(cf));
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    /* A single tap (strided or padded 1x1) goes by taps too, so nothing
-     * is gathered (res5a_branch2a mb1, 2 threads: 373 -> 427 GFLOPS;
-     * capped at AVX2 197 -> 216); plan_work settles which taps, if any. */
-    cf->taps_ok = !cf->direct && cf->kic && cf->src_cl && cf->dst_cl &&
-                  cf->wei_panels && tsr_gemm_f32_taps_supported(1, 1);
+    cf->taps_ok = !cf->direct && taps_able;
     plan_work(cf);
     if (cf->taps_ok && !cf->row_taps)
         cf->point_order =
@@ -391,9 +409,7 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     const int need_epilogue = !cf->ep_identity && !cf->ep_bias_only;
     a.epilogue = need_epilogue ? store_tile : NULL;
     a.epilogue_ctx = &sctx;
-    a.a_streamed = cf->direct &&
-                   (size_t)(cf->sh.MB * cf->src_s[CONV_N]) * sizeof(float) >
-                           STREAMED_SRC_BYTES;
+    a.a_streamed = cf->direct && src_streamed(cf);
     a.scratch = sl->gemm;
     a.scratch_size = cf->gemm_bytes;
     a.team_nthr = team ? 0 : 1;

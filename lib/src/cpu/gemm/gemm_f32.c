@@ -67,6 +67,11 @@ int tsr_gemm_f32_taps_row_tile(void) {
     return tsr_gemm_f32_select_kernel()->taps_mr;
 }
 
+int tsr_gemm_f32_taps_taller(void) {
+    const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
+    return kern->ukr_taps && kern->taps_mr > kern->mr;
+}
+
 const char *tsr_gemm_f32_kernel_name(void) {
     return tsr_gemm_f32_select_kernel()->name;
 }

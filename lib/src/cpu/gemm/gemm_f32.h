@@ -117,6 +117,10 @@ int tsr_gemm_f32_taps_supported(int64_t ntaps, int64_t k_tap);
  * the tiles of which all rows read a tap in the padding leave it out. */
 int tsr_gemm_f32_taps_row_tile(void);
 
+/* 1 when the kernel the CPU selects multiplies A by taps in taller tiles
+ * than A in rows: rows read in place then go faster as one tap each. */
+int tsr_gemm_f32_taps_taller(void);
+
 /* Name of the micro-kernel tsr_gemm_f32 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */
 const char *tsr_gemm_f32_kernel_name(void);
