@@ -236,13 +236,13 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
         }
         /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
          * scales sb by 1 or 2, 3 * sb is one more register. */
-        const float *base[5];
+        const int ncols = (ur - 1) * sw + 3;
+        const float *base[8]; /* up to 32 columns */
         const intptr_t sb = (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
         base[0] = t[0].src + iw0 * rw->src_sw + (c / VLEN) * rw->src_vs;
         UNROLL
-        for (int b = 1; b < 5; b++)
+        for (int b = 1; b < (ncols + 3) / 4; b++)
             base[b] = at(base[b - 1], 4 * sb);
-        const int ncols = (ur - 1) * sw + 3;
         UNROLL
         for (int col = 0; col < ncols; col++) {
             const int valid = border == K3_INTERIOR ? 1
@@ -321,36 +321,19 @@ static __attribute__((noinline)) void k3_tail(const row_t *rw,
         k3_tail_ur(rw, a, nc, ow, 2, 0, 2);
 }
 
-/* The row segment (at least 4 points) in the AVX2 kernel's blocks: 8 or 7
- * points (4 with two channel vectors at stride 2 or when shorter, one
- * vector when `blk`: blocked data, whose vectors go one at a time); at
- * stride 1 the last block overlaps the one before, at stride 2 a
- * narrower one (3 or 2 points) ends the row. Each block's padding columns
- * are dispatched to an instance where they are constants. */
-static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
-                                    tsr_dim_t nc, const int sw, const int nr,
-                                    int blk) {
-    const tsr_dim_t now = a->now;
-    const int ur = sw == 2        ? 4
-                   : now % 8 == 0 ? 8
-                   : now % 7 == 0 ? 7
-                   : now >= 8     ? 8
-                                  : 4;
-    const tsr_dim_t end = sw == 2 ? now - now % ur : now;
-    int bur = ur;
-    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += bur) {
-        /* Blocked stride-2 rows: 8 points while they last. */
-        bur = sw == 2 && blk && end - ow0 >= 8 ? 8 : ur;
-        const tsr_dim_t ncols = (bur - 1) * sw + 3;
-        const tsr_dim_t ow = ow0 + bur > now ? now - bur : ow0;
-        const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
-        const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
-        const tsr_dim_t rpad = iw0 + ncols > a->IW ? iw0 + ncols - a->IW : 0;
-        const int kind = lpad == 0 && rpad == 0   ? K3_INTERIOR
-                         : lpad == 1 && rpad == 0 ? K3_LEFT
-                         : lpad == 0 && rpad == 1 ? K3_RIGHT
-                         : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
-                                                  : K3_ANY;
+/* The padding columns of a block of ncols input columns from iw0: which
+ * k3 kind. */
+static ALWAYS_INLINE int k3_kind(tsr_dim_t iw0, tsr_dim_t ncols, tsr_dim_t IW) {
+    const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
+    const tsr_dim_t rpad = iw0 + ncols > IW ? iw0 + ncols - IW : 0;
+    return lpad == 0 && rpad == 0   ? K3_INTERIOR
+           : lpad == 1 && rpad == 0 ? K3_LEFT
+           : lpad == 0 && rpad == 1 ? K3_RIGHT
+           : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
+                                    : K3_ANY;
+}
+
+/* k3_block with the block's kind (`kind`) as a constant. */
 #define K3_KINDS(UR, NV)                                                       \
     switch (kind) {                                                            \
     case K3_INTERIOR:                                                          \
@@ -369,16 +352,74 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
         k3_block(rw, nc, ow, UR, NV, sw, K3_ANY, a->IW, nr);                   \
         break;                                                                 \
     }
-        if (bur == 8) {
+
+/* A stride-2 row of blocked data: blocks of 14 points while they last
+ * (29 columns, 14 accumulators: each block reloads its 9 weight vectors
+ * and most of its columns feed two points), then one of 8, 7 or 4, and
+ * the 3- or 2-point tail. MobileNet's stride-2 rows of 7 to 56 points
+ * take whole blocks of 14 or one of 7. */
+static ALWAYS_INLINE void k3_row_blk_s2(const row_t *rw, const dw_row_args_t *a,
+                                        tsr_dim_t nc, const int nr) {
+    const int sw = 2;
+    const tsr_dim_t now = a->now;
+    tsr_dim_t ow = 0;
+    while (now - ow >= 4) {
+        const tsr_dim_t rem = now - ow;
+        const int bur = rem >= 14 ? 14 : rem >= 8 ? 8 : rem == 7 ? 7 : 4;
+        const int kind =
+                k3_kind((a->ow0 + ow) * 2 - a->padL, (bur - 1) * 2 + 3, a->IW);
+        if (bur == 14) {
+            K3_KINDS(14, 1)
+        } else if (bur == 8) {
             K3_KINDS(8, 1)
         } else if (bur == 7) {
+            K3_KINDS(7, 1)
+        } else {
+            K3_KINDS(4, 1)
+        }
+        ow += bur;
+    }
+    /* At least 4 points in all: a tail of 1 takes the last 2. */
+    if (now - ow == 3)
+        k3_tail(rw, a, nc, ow, 3, nr, 1);
+    else if (ow < now)
+        k3_tail(rw, a, nc, now - 2, 2, nr, 1);
+}
+
+/* The row segment (at least 4 points) in the AVX2 kernel's blocks: 8 or 7
+ * points (4 with two channel vectors at stride 2 or when shorter, one
+ * vector when `blk`: blocked data, whose vectors go one at a time); at
+ * stride 1 the last block overlaps the one before, at stride 2 a
+ * narrower one (3 or 2 points) ends the row. Each block's padding columns
+ * are dispatched to an instance where they are constants. Blocked
+ * stride-2 rows take k3_row_blk_s2's longer blocks. */
+static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
+                                    tsr_dim_t nc, const int sw, const int nr,
+                                    int blk) {
+    const tsr_dim_t now = a->now;
+    if (sw == 2 && blk) {
+        k3_row_blk_s2(rw, a, nc, nr);
+        return;
+    }
+    const int ur = sw == 2        ? 4
+                   : now % 8 == 0 ? 8
+                   : now % 7 == 0 ? 7
+                   : now >= 8     ? 8
+                                  : 4;
+    const tsr_dim_t end = sw == 2 ? now - now % ur : now;
+    for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
+        const tsr_dim_t ncols = (ur - 1) * sw + 3;
+        const tsr_dim_t ow = ow0 + ur > now ? now - ur : ow0;
+        const int kind = k3_kind((a->ow0 + ow) * sw - a->padL, ncols, a->IW);
+        if (ur == 8) {
+            K3_KINDS(8, 1)
+        } else if (ur == 7) {
             K3_KINDS(7, 1)
         } else if (blk) {
             K3_KINDS(4, 1)
         } else {
             K3_KINDS(4, 2)
         }
-#undef K3_KINDS
     }
     if (now - end == 3)
         k3_tail(rw, a, nc, end, 3, nr, blk);
