@@ -7,7 +7,7 @@ if(NOT COMMAND benchdnn_cli_test)
 endif()
 
 set(conv_dw_summary
-  "tests:5078 passed:5078 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+  "tests:5236 passed:5236 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
 benchdnn_cli_test(conv_dw_f32_batch 0 "${conv_dw_summary}"
   --conv --batch=inputs/conv/test_conv_dw_ci)
 benchdnn_cli_test(conv_dw_f32_batch_generic 0 "${conv_dw_summary}"
