@@ -1,9 +1,10 @@
-/* The optimized int8 convolution stores exactly what the reference does,
+/* The optimized int8 convolutions store exactly what the reference does,
  * on values that reach every corner of the conversion: per-channel scales
  * and biases of NaN, infinities, huge and tiny magnitudes, signed zeros
  * and ties, into u8 and s8, with and without a ReLU, over 43 output
  * channels (whole 16-column groups, an 8-column group and a scalar tail)
- * and 8 points (a full row tile and a tail). */
+ * and 8 points (a full row tile and a tail), for a 1x1 convolution and a
+ * depthwise one (43 groups of one channel). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,12 +33,13 @@ static float bias_of(int oc) {
     return oc >= 24 && oc < 24 + n ? special[oc - 24] : (float)(oc % 7) - 3.f;
 }
 
-static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
+static void check_case(tsr_data_type_t ddt, int with_bias, int relu, int dw) {
+    const int ic = dw ? OC : IC;
     conv_shape_t s = {
             .ndims = 4,
-            .wei_ndims = 4,
-            .src = {1, IC, IH, IW},
-            .wei = {OC, IC, 1, 1},
+            .wei_ndims = dw ? 5 : 4,
+            .src = {1, ic, IH, IW},
+            .wei = {OC, dw ? 1 : IC, 1, 1, 1},
             .dst = {1, OC, IH, IW},
             .bias = with_bias ? OC : 0,
             .sdt = tsr_u8,
@@ -45,16 +47,16 @@ static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
             .bdt = tsr_f32,
             .ddt = ddt,
             .stag = "acdb",
-            .wtag = "abcd",
+            .wtag = dw ? "abcde" : "abcd",
             .dtag = "acdb",
             .strides = {1, 1},
     };
-    uint8_t src[POINTS * IC];
+    uint8_t src[POINTS * OC];
     int8_t wei[OC * IC];
     float bias[OC], scales[OC];
-    for (int i = 0; i < POINTS * IC; i++)
+    for (int i = 0; i < POINTS * ic; i++)
         src[i] = (uint8_t)(i * 37 % 256);
-    for (int i = 0; i < OC * IC; i++)
+    for (int i = 0; i < OC * (dw ? 1 : IC); i++)
         wei[i] = (int8_t)(i * 13 % 31 - 15);
     for (int oc = 0; oc < OC; oc++) {
         bias[oc] = bias_of(oc);
@@ -63,7 +65,8 @@ static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
 
     tsr_primitive_attr_t attr;
     tsr_primitive_attr_create(&attr);
-    tsr_primitive_attr_set_scales_mask(attr, TSR_ARG_WEIGHTS, 1);
+    /* Per output channel: over (g, oc) of grouped weights. */
+    tsr_primitive_attr_set_scales_mask(attr, TSR_ARG_WEIGHTS, dw ? 3 : 1);
     if (relu) {
         tsr_post_ops_t po;
         tsr_post_ops_create(&po);
@@ -92,10 +95,10 @@ static void check_case(tsr_data_type_t ddt, int with_bias, int relu) {
         for (int i = 0; i < POINTS * OC; i++)
             if (fast[i] != ref[i]) {
                 fprintf(stderr,
-                        "%s dst %s bias %d relu %d: point %d oc %d: %d, "
-                        "reference %d\n",
+                        "%s dst %s bias %d relu %d dw %d: point %d oc %d: "
+                        "%d, reference %d\n",
                         fast_name, ddt == tsr_u8 ? "u8" : "s8", with_bias, relu,
-                        i / OC, i % OC, fast[i], ref[i]);
+                        dw, i / OC, i % OC, fast[i], ref[i]);
                 break;
             }
     tsr_primitive_attr_destroy(attr);
@@ -108,7 +111,8 @@ int main(void) {
     for (int d = 0; d < 2; d++)
         for (int with_bias = 0; with_bias < 2; with_bias++)
             for (int relu = 0; relu < 2; relu++)
-                check_case(dts[d], with_bias, relu);
+                for (int dw = 0; dw < 2; dw++)
+                    check_case(dts[d], with_bias, relu, dw);
     tsr_stream_destroy(stream);
     tsr_engine_destroy(engine);
     return check_failures() != 0;

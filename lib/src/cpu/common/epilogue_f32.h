@@ -224,6 +224,15 @@ tsr_epilogue_rows16_fn tsr_epilogue_common_rows16_avx2(tsr_data_type_t dt,
 /* Its rows32, in epilogue_f32_avx512.c. */
 tsr_epilogue_rows16_fn tsr_epilogue_common_rows32_avx512(tsr_data_type_t dt,
                                                          int form);
+/* The common form `form` into dt for m rows of n sums (row stride acc_ld)
+ * of the channels from f's first on, rows dst_ld elements apart: what
+ * tsr_epilogue_fused_s32_rows_avx2 stores for that form, on CPUs with
+ * AVX-512 (in epilogue_f32_avx512.c). */
+void tsr_epilogue_common_cols_avx512(const tsr_epilogue_fused_args_t *f,
+                                     tsr_data_type_t dt, int form,
+                                     const int32_t *acc, int64_t acc_ld,
+                                     int64_t m, int64_t n, void *dst,
+                                     int64_t dst_ld);
 /* v = scale * (old - zp) + v */
 void tsr_epilogue_sum_avx2(float *v, int64_t n, const float *old, float scale,
                            float zp);
