@@ -115,7 +115,7 @@ typedef struct {
     const float *src_scales, *wei_scales, *dst_scales;
     const int32_t *dst_zp;
     const void *bin_src1[TSR_MAX_POST_OPS];
-    int use_avx2;
+    int use_avx2, use_avx512; /* looked up once: calls come per tile */
 } tsr_epilogue_rt_t;
 
 /* `attr` must outlive `ep` (the pd's own attr). wei_scale_div/mod describe
