@@ -82,20 +82,23 @@ int64_t gemm_conv_row_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     }
     int64_t listed = 0;
     for (tsr_dim_t kh = 0; kh < sh->KH; kh++) {
-        const void **row = rows + listed * mr;
         /* A tap whose rows all lie in the top or bottom padding adds
          * nothing: left out. */
         int any = 0;
-        for (int i = 0; i < mr; i++) {
-            const int live = i < m;
-            row[i] = at[live ? i : 0] + kh * cf->DH * row_floats;
-            if (live) {
-                const tsr_dim_t ih = rt->ih0 + r0[i] + kh * cf->DH;
-                any = any || (ih >= 0 && ih < sh->IH);
-            }
+        for (int64_t i = 0; i < m && !any; i++) {
+            const tsr_dim_t ih = rt->ih0 + r0[i] + kh * cf->DH;
+            any = ih >= 0 && ih < sh->IH;
         }
-        if (any)
-            taps[listed++] = (int32_t)kh;
+        if (!any)
+            continue;
+        /* Separate loops: the pointer stores vectorize. */
+        const tsr_dim_t off = kh * cf->DH * row_floats;
+        const void **row = rows + listed * mr;
+        for (int64_t i = 0; i < m; i++)
+            row[i] = at[i] + off;
+        for (int64_t i = m; i < mr; i++)
+            row[i] = at[0] + off;
+        taps[listed++] = (int32_t)kh;
     }
     return listed;
 }

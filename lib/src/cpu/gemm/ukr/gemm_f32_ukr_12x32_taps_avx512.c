@@ -14,12 +14,12 @@
 #define NR 32
 
 /* The rows' accumulators, in one list so every use names all of them. */
+/* clang-format off */
 #define TSR_ROWS12(X)                                                          \
-    X(0, c00, c01)                                                             \
-    X(1, c10, c11)                                                             \
-    X(2, c20, c21) X(3, c30, c31) X(4, c40, c41) X(5, c50, c51) X(6, c60, c61) \
-            X(7, c70, c71) X(8, c80, c81) X(9, c90, c91) X(10, ca0, ca1)       \
-                    X(11, cb0, cb1)
+    X(0, c00, c01) X(1, c10, c11) X(2, c20, c21) X(3, c30, c31)                \
+    X(4, c40, c41) X(5, c50, c51) X(6, c60, c61) X(7, c70, c71)                \
+    X(8, c80, c81) X(9, c90, c91) X(10, ca0, ca1) X(11, cb0, cb1)
+/* clang-format on */
 
 #define TSR_ZERO(i, a0, a1)                                                    \
     __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
