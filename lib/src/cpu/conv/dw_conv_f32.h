@@ -58,6 +58,15 @@ typedef struct {
     /* "dw:s8": the sums (exact integers) stored as s32, for the int8
      * epilogue's one-pass store. */
     int store_s32;
+    /* "dw:s8" on the AVX-512 kernel: the epilogue's common store (form
+     * common_form into common_dt) fused into the kernel's, or NULL. dst
+     * then points at dst's element of that type, the dst strides count
+     * such elements, and the call's first channel is common_c0 among the
+     * channels of common->f. */
+    const tsr_epilogue_common_t *common;
+    tsr_data_type_t common_dt;
+    int common_form;
+    tsr_dim_t common_c0;
 } dw_row_args_t;
 
 typedef void (*dw_row_fn)(const dw_row_args_t *a);
@@ -185,6 +194,10 @@ typedef struct {
     /* "dw:s8" into u8, s8 or s32 with a fused plan: the tile's sums go to
      * the epilogue as s32, whose store takes them to dst in one pass. */
     int ep_s32;
+    /* "dw:s8" on the AVX-512 kernel, dst channels-last or 16c-blocked,
+     * and an epilogue with a common form (tsr_epilogue_common_form): that
+     * store runs in the kernel's, with no tile and no second pass. */
+    int ep_common_form;
 } dw_conv_conf_t;
 
 #endif

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "cpu/common/epilogue_common_avx512.h"
 #include "cpu/conv/dw_conv_f32.h"
 
 #define VLEN 16
@@ -47,6 +48,14 @@ typedef struct {
     const float **table; /* TABLE blocks: input of (tap t, point u) at
                             t * ur + u */
     int s32;             /* store_s32 */
+    /* The fused common store (dw_row_args_t.common, or NULL): dst of the
+     * group at cdst, its first channel cc0 among the operands', the
+     * form's type and flags. */
+    const tsr_epilogue_common_t *common;
+    char *cdst;
+    tsr_dim_t cc0;
+    tsr_data_type_t cdt;
+    int clegacy, cbias, crelu0;
 } row_t;
 
 static ALWAYS_INLINE __mmask16 lane_mask(tsr_dim_t n) {
@@ -71,12 +80,46 @@ static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
     return (const float *)((const char *)p + bytes);
 }
 
+/* The ur x nv accumulators of a block at output point ow, channel offset
+ * c, through the common store into dst's type: the steps of
+ * tsr_epilogue_apply_rows_s32 on the same exact integer sums, so the same
+ * results, in the kernel's store instead of a pass over a tile. */
+static ALWAYS_INLINE void store_common(const row_t *rw, tsr_dim_t c,
+                                       __m512 *acc, const int nv,
+                                       const int masked, __mmask16 mask,
+                                       tsr_dim_t ow, const int ur) {
+    const tsr_epilogue_common_t *cs = rw->common;
+    const tsr_epilogue_fused_args_t *f = &cs->f;
+    const int64_t es = cs->dt_bytes;
+    const tsr_dim_t dsw = rw->dst_sw;
+    char *d0 = rw->cdst + (ow * dsw + (c / VLEN) * rw->dst_vs) * es;
+    const __m512 src_scale = _mm512_set1_ps(f->src_scale);
+    const __m512 hi = _mm512_set1_ps(cs->hi);
+    const int ss = f->plan->with_src_scale, ws = f->plan->with_wei_scale;
+    UNROLL
+    for (int v = 0; v < nv; v++) {
+        const int part = masked && v == nv - 1;
+        const __mmask16 k = part ? mask : (__mmask16)0xffff;
+        const tsr_ep_cols16_t cv = tsr_ep_cols16(f, rw->cc0 + c + v * VLEN, k);
+        UNROLL
+        for (int u = 0; u < ur; u++)
+            tsr_ep_store16(tsr_ep_scale_bias_16(src_scale, &cv, acc[u * nv + v],
+                                                rw->clegacy, rw->cbias, ss, ws),
+                           d0 + (u * dsw + v * VLEN) * es, !part, k, rw->cdt,
+                           rw->crelu0, hi);
+    }
+}
+
 /* Stores the ur x nv accumulators of a block at output point ow, channel
  * offset c (bias added first when the row has one). */
 static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
                                        __m512 *acc, const int nv,
                                        const int masked, __mmask16 mask,
                                        tsr_dim_t ow, const int ur) {
+    if (rw->common) {
+        store_common(rw, c, acc, nv, masked, mask, ow, ur);
+        return;
+    }
     /* In locals: vector stores may alias anything, *rw included. */
     const tsr_dim_t dsw = rw->dst_sw;
     const float *bias = rw->bias;
@@ -459,9 +502,12 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     const int blk = a->src_bs || a->dst_bs;
     const tsr_dim_t src_vs = a->src_bs ? a->src_bs : VLEN;
     const tsr_dim_t dst_vs = a->dst_bs ? a->dst_bs : VLEN;
-    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,       a->padL,
-                a->ow0, a->src_sw, a->dst_sw, src_vs,      dst_vs,
-                a->dst, a->bias,   table,     a->store_s32};
+    const int form = a->common ? a->common_form - 1 : 0;
+    row_t rw = {taps,    a->nrows,  a->KW,        a->SW,        a->padL,
+                a->ow0,  a->src_sw, a->dst_sw,    src_vs,       dst_vs,
+                a->dst,  a->bias,   table,        a->store_s32, a->common,
+                NULL,    0,         a->common_dt, form >> 2,    (form >> 1) & 1,
+                form & 1};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
@@ -478,8 +524,14 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
         /* The group's first channel folded into every pointer, so the
          * vector offsets inside it are constants. */
         dw_set_taps(a, (c / VLEN) * src_vs, c, taps);
-        rw.dst = a->dst + (c / VLEN) * dst_vs;
         rw.bias = a->bias ? a->bias + c : NULL;
+        if (!a->common) {
+            rw.dst = a->dst + (c / VLEN) * dst_vs;
+        } else {
+            rw.cdst =
+                    (char *)a->dst + (c / VLEN) * dst_vs * a->common->dt_bytes;
+            rw.cc0 = a->common_c0 + c;
+        }
         if (k3)
             k3_row(&rw, a, nc, blk);
         else

@@ -349,6 +349,12 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     const tsr_data_type_t ddt = cf->ep.dst_dt;
     cf->ep_s32 = int8 && cf->ep.fused.ok &&
                  (ddt == tsr_u8 || ddt == tsr_s8 || ddt == tsr_s32);
+    cf->ep_common_form =
+            int8 && avx512 && cf->ep_uniform_w &&
+                            (!dst_blocked || cf->dst_cblk == 2 * DW_VLEN)
+                    ? tsr_epilogue_common_form(&cf->ep.fused, ddt,
+                                               cf->ep.round_mode)
+                    : 0;
     plan_work(cf);
     return tsr_success;
 }
@@ -400,6 +406,8 @@ typedef struct {
     float *dst;
     const void *src_int8;  /* "dw:s8": the source, read through rows */
     const int32_t *src_zp; /* its zero points (1 or C values), or NULL */
+    /* The common store the kernel runs (ep_common_form), or NULL. */
+    const tsr_epilogue_common_t *common;
 } exec_t;
 
 /* "dw:s8": a thread's source rows as f32, kept across its work items:
@@ -661,9 +669,19 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
         a.now = TSR_MIN(cf->tile_ow, sh->OW - ow0);
         const tsr_dim_t dst_off = dst_row + ow0 * cf->dst_s[DW_W];
         /* Accumulators go to dst unless a sum needs its old values. */
-        const int dst_blk16 = !tile && cf->dst_cblk == 2 * DW_VLEN;
+        const int dst_blk16 =
+                (!tile || e->common) && cf->dst_cblk == 2 * DW_VLEN;
         a.dst_bs = dst_blk16 ? cf->dst_s[DW_C] : 0;
-        if (tile) {
+        a.common = e->common;
+        if (e->common) {
+            /* The kernel stores the results in dst's type. */
+            a.dst = (float *)((char *)e->dst + dst_off * e->common->dt_bytes);
+            a.dst_sw = cf->dst_s[DW_W];
+            a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
+            a.common_dt = cf->ep.dst_dt;
+            a.common_form = cf->ep_common_form;
+            a.common_c0 = c0;
+        } else if (tile) {
             a.dst = tile;
             a.dst_sw = tsr_rnd_up(nc, DW_VLEN);
             a.dst_cv = DW_VLEN;
@@ -672,12 +690,12 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
             a.dst_sw = cf->dst_s[DW_W];
             a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
         }
-        a.store_s32 = tile_as_s32(e, tile != NULL);
+        a.store_s32 = !e->common && tile_as_s32(e, tile != NULL);
         if ((a.src_bs || a.dst_bs) && !cf->row_blocks16)
             row_by_blocks16(cf, &a);
         else
             cf->row(&a);
-        if (cf->ep_identity || cf->ep_in_kernel)
+        if (cf->ep_identity || cf->ep_in_kernel || e->common)
             continue;
         pos[sh->ndims - 1] = ow0;
         tile_epilogue(e, pos, a.dst, a.dst_sw, !tile, a.store_s32, dst_off, c0,
@@ -735,6 +753,13 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
                                          TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_SRC)
                           : NULL;
     e.dst = tsr_ctx_data(ctx, TSR_ARG_DST);
+    /* The common store's operands from channel 0 on. */
+    tsr_epilogue_common_t common;
+    const tsr_dim_t pos0[TSR_MAX_NDIMS] = {0};
+    e.common = cf->ep_common_form && tsr_epilogue_common_init(&cf->ep, &rt,
+                                                              pos0, &common)
+                       ? &common
+                       : NULL;
     const void *user_wei = tsr_ctx_data(ctx, TSR_ARG_WEIGHTS);
     float *packed = (float *)scratch;
     if (cf->wei_direct) {
