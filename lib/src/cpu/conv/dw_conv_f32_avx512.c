@@ -83,11 +83,14 @@ static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
 /* The ur x nv accumulators of a block at output point ow, channel offset
  * c, through the common store into dst's type: the steps of
  * tsr_epilogue_apply_rows_s32 on the same exact integer sums, so the same
- * results, in the kernel's store instead of a pass over a tile. */
-static ALWAYS_INLINE void store_common(const row_t *rw, tsr_dim_t c,
-                                       __m512 *acc, const int nv,
-                                       const int masked, __mmask16 mask,
-                                       tsr_dim_t ow, const int ur) {
+ * results, in the kernel's store instead of a pass over a tile. Out of
+ * line, its counts not constants: inlined into every block instance it
+ * tripled this file's code and compile time (and inlined into the
+ * one-vector instances only, it cost their f32 rows 10%). */
+static __attribute__((noinline)) void store_common(const row_t *rw, tsr_dim_t c,
+                                                   const __m512 *acc, int nv,
+                                                   int masked, __mmask16 mask,
+                                                   tsr_dim_t ow, int ur) {
     const tsr_epilogue_common_t *cs = rw->common;
     const tsr_epilogue_fused_args_t *f = &cs->f;
     const int64_t es = cs->dt_bytes;
@@ -96,12 +99,10 @@ static ALWAYS_INLINE void store_common(const row_t *rw, tsr_dim_t c,
     const __m512 src_scale = _mm512_set1_ps(f->src_scale);
     const __m512 hi = _mm512_set1_ps(cs->hi);
     const int ss = f->plan->with_src_scale, ws = f->plan->with_wei_scale;
-    UNROLL
     for (int v = 0; v < nv; v++) {
         const int part = masked && v == nv - 1;
         const __mmask16 k = part ? mask : (__mmask16)0xffff;
         const tsr_ep_cols16_t cv = tsr_ep_cols16(f, rw->cc0 + c + v * VLEN, k);
-        UNROLL
         for (int u = 0; u < ur; u++)
             tsr_ep_store16(tsr_ep_scale_bias_16(src_scale, &cv, acc[u * nv + v],
                                                 rw->clegacy, rw->cbias, ss, ws),
@@ -117,7 +118,13 @@ static ALWAYS_INLINE void store_points(const row_t *rw, tsr_dim_t c,
                                        const int masked, __mmask16 mask,
                                        tsr_dim_t ow, const int ur) {
     if (rw->common) {
-        store_common(rw, c, acc, nv, masked, mask, ow, ur);
+        /* A copy: acc's own address must not escape, or the compiler keeps
+         * the accumulators in memory through the whole block. */
+        __m512 out[UR * NV_MAX];
+        UNROLL
+        for (int i = 0; i < ur * nv; i++)
+            out[i] = acc[i];
+        store_common(rw, c, out, nv, masked, mask, ow, ur);
         return;
     }
     /* In locals: vector stores may alias anything, *rw included. */
@@ -400,7 +407,9 @@ static ALWAYS_INLINE int k3_kind(tsr_dim_t iw0, tsr_dim_t ncols, tsr_dim_t IW) {
  * (29 columns, 14 accumulators: each block reloads its 9 weight vectors
  * and most of its columns feed two points), then one of 8, 7 or 4, and
  * the 3- or 2-point tail. MobileNet's stride-2 rows of 7 to 56 points
- * take whole blocks of 14 or one of 7. */
+ * take whole blocks of 14 or one of 7. Blocks of 14 only with all 3
+ * kernel rows (nr): the few output rows at the top and bottom borders
+ * take the shorter blocks, which halves the instances of 14. */
 static ALWAYS_INLINE void k3_row_blk_s2(const row_t *rw, const dw_row_args_t *a,
                                         tsr_dim_t nc, const int nr) {
     const int sw = 2;
@@ -408,7 +417,7 @@ static ALWAYS_INLINE void k3_row_blk_s2(const row_t *rw, const dw_row_args_t *a,
     tsr_dim_t ow = 0;
     while (now - ow >= 4) {
         const tsr_dim_t rem = now - ow;
-        const int bur = rem >= 14 ? 14 : rem >= 8 ? 8 : rem == 7 ? 7 : 4;
+        const int bur = rem >= 14 && nr ? 14 : rem >= 8 ? 8 : rem == 7 ? 7 : 4;
         const int kind =
                 k3_kind((a->ow0 + ow) * 2 - a->padL, (bur - 1) * 2 + 3, a->IW);
         if (bur == 14) {
@@ -436,7 +445,8 @@ static ALWAYS_INLINE void k3_row_blk_s2(const row_t *rw, const dw_row_args_t *a,
  * narrower one (3 or 2 points) ends the row. Blocked rows of a multiple
  * of 14 points at stride 1 take blocks of 14, which load each weight
  * vector and edge column half as often (MobileNet ow 28 and 56, 2
- * threads: +6% and +3%); blocked stride-2 rows take k3_row_blk_s2's. Each
+ * threads: +6% and +3%; all 3 kernel rows only, as in k3_row_blk_s2);
+ * blocked stride-2 rows take k3_row_blk_s2's. Each
  * block's padding columns are dispatched to an instance where they are
  * constants. */
 static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
@@ -447,12 +457,12 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
         k3_row_blk_s2(rw, a, nc, nr);
         return;
     }
-    const int ur = sw == 2                ? 4
-                   : blk && now % 14 == 0 ? 14
-                   : now % 8 == 0         ? 8
-                   : now % 7 == 0         ? 7
-                   : now >= 8             ? 8
-                                          : 4;
+    const int ur = sw == 2                      ? 4
+                   : blk && nr && now % 14 == 0 ? 14
+                   : now % 8 == 0               ? 8
+                   : now % 7 == 0               ? 7
+                   : now >= 8                   ? 8
+                                                : 4;
     const tsr_dim_t end = sw == 2 ? now - now % ur : now;
     for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
         const tsr_dim_t ncols = (ur - 1) * sw + 3;
