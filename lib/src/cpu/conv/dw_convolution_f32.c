@@ -659,6 +659,10 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
                               chan_off(cf->dst_s, cf->dst_cblk, c0) +
                               od * cf->dst_s[DW_D] + oh * cf->dst_s[DW_H];
     tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
+    a.common = e->common;
+    a.common_dt = cf->ep.dst_dt;
+    a.common_form = cf->ep_common_form;
+    a.common_c0 = c0;
     pos[0] = n;
     if (sh->ndims == 5)
         pos[2] = od;
@@ -668,27 +672,21 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
         a.ow0 = ow0;
         a.now = TSR_MIN(cf->tile_ow, sh->OW - ow0);
         const tsr_dim_t dst_off = dst_row + ow0 * cf->dst_s[DW_W];
-        /* Accumulators go to dst unless a sum needs its old values. */
-        const int dst_blk16 =
-                (!tile || e->common) && cf->dst_cblk == 2 * DW_VLEN;
+        /* Accumulators go to dst unless a sum needs its old values; with
+         * the common store the kernel writes dst's type there itself. */
+        const int in_dst = !tile || e->common;
+        const int dst_blk16 = in_dst && cf->dst_cblk == 2 * DW_VLEN;
         a.dst_bs = dst_blk16 ? cf->dst_s[DW_C] : 0;
-        a.common = e->common;
-        if (e->common) {
-            /* The kernel stores the results in dst's type. */
-            a.dst = (float *)((char *)e->dst + dst_off * e->common->dt_bytes);
+        if (in_dst) {
+            a.dst = e->common ? (float *)((char *)e->dst +
+                                          dst_off * e->common->dt_bytes)
+                              : e->dst + dst_off;
             a.dst_sw = cf->dst_s[DW_W];
             a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
-            a.common_dt = cf->ep.dst_dt;
-            a.common_form = cf->ep_common_form;
-            a.common_c0 = c0;
-        } else if (tile) {
+        } else {
             a.dst = tile;
             a.dst_sw = tsr_rnd_up(nc, DW_VLEN);
             a.dst_cv = DW_VLEN;
-        } else {
-            a.dst = e->dst + dst_off;
-            a.dst_sw = cf->dst_s[DW_W];
-            a.dst_cv = dst_blk16 ? DW_VLEN : cf->dst_s[DW_C];
         }
         a.store_s32 = !e->common && tile_as_s32(e, tile != NULL);
         if ((a.src_bs || a.dst_bs) && !cf->row_blocks16)
