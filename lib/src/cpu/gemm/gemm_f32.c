@@ -263,10 +263,41 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     }
 }
 
-/* The loops over one rectangle with A by taps: B prepacked, all of K in
- * one pass (the taps' rows are read in place), the taps of each row tile
- * listed once per mc block, each B panel walked down the block's tiles
- * (it stays in L2; the tiles' source rows in L1 and L2). */
+/* The L2 share the A block and a B panel of one pass of taps_rect may
+ * fill (of 2 MiB per core): past it, the block's rows no longer stay in
+ * L2 while the panels are walked. */
+#define TAPS_PASS_L2_BYTES (1536 * 1024)
+
+/* Taps per pass of taps_rect: all of them while a full mc block of rows
+ * and one B panel over all of K fit in TAPS_PASS_L2_BYTES, else passes of
+ * equal tap ranges that do (ResNet-50 res5a_branch2b, K = 9 x 512, mb32:
+ * the block alone is 1.8 MiB). From the kernel's blocking and the taps'
+ * shape only, so the sums' order does not depend on the thread count. */
+static int64_t taps_per_pass(const tsr_gemm_f32_kernel_t *kern, int64_t ntaps,
+                             int64_t k_tap) {
+    const int64_t tap_bytes =
+            (kern->mc + kern->nr) * k_tap * (int64_t)sizeof(float);
+    const int64_t fit = TSR_MAX(1, TAPS_PASS_L2_BYTES / TSR_MAX(tap_bytes, 1));
+    if (ntaps <= fit)
+        return TSR_MAX(ntaps, 1);
+    return tsr_div_up(ntaps, tsr_div_up(ntaps, fit));
+}
+
+/* The first of n sorted tap ids that is >= id. */
+static int64_t first_tap_from(const int32_t *ids, int64_t n, int64_t id) {
+    int64_t i = 0;
+    while (i < n && ids[i] < id)
+        i++;
+    return i;
+}
+
+/* The loops over one rectangle with A by taps: B prepacked, the taps'
+ * rows read in place, the taps of each row tile listed once per mc block,
+ * each B panel walked down the block's tiles (it stays in L2; the tiles'
+ * source rows in L1 and L2). Long K goes in passes over ranges of taps
+ * (taps_per_pass): the first pass stores alpha * sum + beta * C, the
+ * others add theirs, and only the last adds the bias and runs the
+ * epilogue. */
 static void taps_rect(const tsr_gemm_f32_args_t *args,
                       const tsr_gemm_f32_kernel_t *kern, int64_t K,
                       tsr_gemm_rect_t r, void *ws) {
@@ -284,6 +315,9 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
             listing ? (const void **)((char *)ws + tt.rows_at) : NULL;
     const int bias_row = args->bias_kind == tsr_gemm_bias_per_row;
     const int bias_col = args->bias_kind == tsr_gemm_bias_per_col;
+    const int64_t per_pass =
+            listing ? taps_per_pass(kern, tp->ntaps, tp->k_tap) : 1;
+    const int64_t npasses = listing ? tsr_div_up(tp->ntaps, per_pass) : 1;
     enum { MAX_MR = 16 };
     float *c_rows[MAX_MR];
 
@@ -293,32 +327,48 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
             listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
                                        mr, tap_ids + ir / mr * tp->ntaps,
                                        rows + ir / mr * tp->ntaps * mr);
-        for (int64_t jr = r.n_begin; jr < r.n_end; jr += nr) {
-            /* jr is a multiple of nr: its panel. */
-            const float *pb = args->B + jr * args->K;
-            const int64_t n = TSR_MIN(nr, r.n_end - jr);
-            for (int64_t ir = 0; ir < mcur; ir += mr) {
-                const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
-                for (int64_t i = 0; i < m; i++)
-                    c_rows[i] = args->C + jr +
-                                (args->c_row_off ? args->c_row_off[m0 + i]
-                                                 : (m0 + i) * args->ldc);
-                const int64_t t = ir / mr;
-                kern->ukr_taps(listing ? listed[t] : 0,
-                               listing ? tap_ids + t * tp->ntaps : NULL,
-                               listing ? rows + t * tp->ntaps * mr : NULL,
-                               tp->k_tap, pb, args->alpha, args->beta, c_rows,
-                               m, n, bias_row ? args->bias + m0 : NULL,
-                               bias_col ? args->bias + jr : NULL);
-                if (!args->epilogue)
-                    continue;
-                if (args->c_row_off) {
+        for (int64_t pass = 0; pass < npasses; pass++) {
+            const int first = pass == 0, last = pass == npasses - 1;
+            for (int64_t jr = r.n_begin; jr < r.n_end; jr += nr) {
+                /* jr is a multiple of nr: its panel. */
+                const float *pb = args->B + jr * args->K;
+                const int64_t n = TSR_MIN(nr, r.n_end - jr);
+                for (int64_t ir = 0; ir < mcur; ir += mr) {
+                    const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
                     for (int64_t i = 0; i < m; i++)
-                        args->epilogue(args->epilogue_ctx, c_rows[i], args->ldc,
-                                       m0 + i, jr, 1, n);
-                } else {
-                    args->epilogue(args->epilogue_ctx, c_rows[0], args->ldc, m0,
-                                   jr, m, n);
+                        c_rows[i] = args->C + jr +
+                                    (args->c_row_off ? args->c_row_off[m0 + i]
+                                                     : (m0 + i) * args->ldc);
+                    const int64_t t = ir / mr;
+                    /* This pass's taps among the tile's listed ones. */
+                    int64_t lo = 0, hi = 0;
+                    if (listing) {
+                        const int32_t *ids = tap_ids + t * tp->ntaps;
+                        lo = first ? 0
+                                   : first_tap_from(ids, listed[t],
+                                                    pass * per_pass);
+                        hi = last ? listed[t]
+                                  : first_tap_from(ids, listed[t],
+                                                   (pass + 1) * per_pass);
+                    }
+                    kern->ukr_taps(
+                            hi - lo,
+                            listing ? tap_ids + t * tp->ntaps + lo : NULL,
+                            listing ? rows + (t * tp->ntaps + lo) * mr : NULL,
+                            tp->k_tap, pb, args->alpha,
+                            first ? args->beta : 1.f, c_rows, m, n,
+                            bias_row && last ? args->bias + m0 : NULL,
+                            bias_col && last ? args->bias + jr : NULL);
+                    if (!args->epilogue || !last)
+                        continue;
+                    if (args->c_row_off) {
+                        for (int64_t i = 0; i < m; i++)
+                            args->epilogue(args->epilogue_ctx, c_rows[i],
+                                           args->ldc, m0 + i, jr, 1, n);
+                    } else {
+                        args->epilogue(args->epilogue_ctx, c_rows[0], args->ldc,
+                                       m0, jr, m, n);
+                    }
                 }
             }
         }
