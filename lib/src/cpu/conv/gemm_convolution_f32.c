@@ -32,8 +32,11 @@
 #define STREAMED_SRC_BYTES ((size_t)16 << 20)
 
 /* Input channels from which a unit 1x1 goes by taps on a kernel with
- * taller tap tiles (see conf_init). */
+ * taller tap tiles (see conf_init): from UNIT_1X1_TAPS_MIN_IC when its
+ * source stays in the caches, from STREAMED_1X1_TAPS_MIN_IC when it
+ * streams from memory. */
 #define UNIT_1X1_TAPS_MIN_IC 128
+#define STREAMED_1X1_TAPS_MIN_IC 512
 
 static int src_streamed(const gemm_conv_conf_t *cf) {
     return (size_t)(cf->sh.MB * cf->src_s[CONV_N]) * sizeof(float) >
@@ -161,13 +164,17 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
                           cf->wei_panels && tsr_gemm_f32_taps_supported(1, 1);
     /* A unit 1x1 reads its source rows in place, as A of the GEMM or as
      * one tap each. Taller tap tiles win where a tile sums enough input
-     * channels to pay for listing and storing its rows, and the source
-     * does not stream from memory, where the GEMM fetches rows ahead
-     * (ResNet-50 1x1 layers of 128 to 2048 input channels, mb1, 2
-     * threads: +3% to +14%; ic64 oc64 lost 5-8%, at mb32 24%). */
+     * channels to pay for listing and storing its rows (ResNet-50 1x1
+     * layers of 128 to 2048 input channels, mb1, 2 threads: +3% to +14%;
+     * ic64 oc64 lost 5-8%, at mb32 24%). A source streamed from memory
+     * needs more: there the GEMM fetches rows ahead, yet its 6-row tiles
+     * read B from L2 twice as often (mb32, 2 threads: ic512 and ic1024
+     * +8% to +19%, ic256 -6% to +4%). */
+    const int64_t taps_min_ic =
+            src_streamed(cf) ? STREAMED_1X1_TAPS_MIN_IC : UNIT_1X1_TAPS_MIN_IC;
     cf->direct = gemm_conv_src_direct(cf) &&
                  !(taps_able && tsr_gemm_f32_taps_taller() &&
-                   cf->sh.ICg >= UNIT_1X1_TAPS_MIN_IC && !src_streamed(cf));
+                   cf->sh.ICg >= taps_min_ic);
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
