@@ -3,14 +3,18 @@
  * rows an item reads are copied once, padded left and right, into rows of
  * `cols` pixels of ICg bytes, so that output point (oh, ow) reads tap
  * (kh, kw) at window pixel
- *   ((oh - oh0) * SH + kh * DH) * cols + ow * SW + kw * DW.
+ *   ((oh - oh0) * SH + kh * DH) * pitch + ow * SW + kw * DW.
  * Unlike im2col, which writes each source pixel once per tap, the window
  * writes it once. Two forms:
  * - point taps (stride 1): a tap per kernel point. The GEMM's row q is
  *   window pixel ow0 + q of the first window rows: the rows of consecutive
  *   points are then one pixel apart, across output rows too, for the price
- *   of cols - OW padded points per output row, which the GEMM computes and
- *   nobody stores.
+ *   of pitch - OW padded points per output row, which the GEMM computes and
+ *   nobody stores. Consecutive window rows overlap by the padding columns
+ *   the right and the left border share (window_pitch): one zero column
+ *   serves both sides of a 3x3 layer's rows, whose GEMM then computes
+ *   OW + 1 points per output row, not OW + 2 (ResNet-50 res5a_branch2b,
+ *   7x7: 56 rows instead of 63).
  * - kernel-row taps (row_taps: few channels, first layers): a tap per
  *   kernel row, its KW pixels being KW * ICg consecutive bytes (rounded up
  *   to whole quads, whose extra bytes meet zero weights), and one GEMM per
@@ -50,11 +54,22 @@ static tsr_dim_t out_rows(const gemm_conv_conf_t *cf, tsr_dim_t sp0,
     return (sp0 + len - 1) / cf->sh.OW - sp0 / cf->sh.OW + 1;
 }
 
+/* Pixels from one window row to the next: cols, less with point taps by
+ * the zero columns both borders have (a row's right padding is then the
+ * next row's left padding). */
+static tsr_dim_t window_pitch(const gemm_conv_conf_t *cf) {
+    const tsr_dim_t cols = gemm_conv_window_cols(cf);
+    if (cf->row_taps)
+        return cols;
+    const tsr_dim_t right = cols - cf->sh.padL - cf->sh.IW;
+    return cols - TSR_MAX(0, TSR_MIN(cf->sh.padL, right));
+}
+
 tsr_dim_t gemm_conv_window_max_rows(const gemm_conv_conf_t *cf,
                                     tsr_dim_t chunk_sp) {
     if (cf->row_taps)
         return cf->sh.OW;
-    return gemm_conv_chunk_out_rows(cf, chunk_sp) * gemm_conv_window_cols(cf);
+    return gemm_conv_chunk_out_rows(cf, chunk_sp) * window_pitch(cf);
 }
 
 size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp) {
@@ -66,7 +81,7 @@ size_t gemm_conv_window_bytes(const gemm_conv_conf_t *cf, tsr_dim_t chunk_sp) {
 
 tsr_gemm_s8_tap_offs_t gemm_conv_window_taps(const gemm_conv_conf_t *cf,
                                              int64_t *off) {
-    const tsr_dim_t cols = gemm_conv_window_cols(cf), C = cf->sh.ICg;
+    const tsr_dim_t cols = window_pitch(cf), C = cf->sh.ICg;
     tsr_gemm_s8_tap_offs_t t = {0, 0, off};
     if (cf->row_taps) {
         for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
@@ -87,8 +102,7 @@ const void *gemm_conv_window_row_a(const gemm_conv_conf_t *cf,
                                    const gemm_conv_window_t *wnd, tsr_dim_t oh,
                                    tsr_dim_t ow) {
     return (const uint8_t *)wnd->base +
-           ((oh - wnd->oh0) * cf->sh.KSH * gemm_conv_window_cols(cf) +
-            ow * cf->sh.KSW) *
+           ((oh - wnd->oh0) * cf->sh.KSH * window_pitch(cf) + ow * cf->sh.KSW) *
                    cf->sh.ICg;
 }
 
@@ -116,6 +130,7 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
                                          int nparts, void *buf) {
     const conv_sizes_t *sh = &cf->sh;
     const tsr_dim_t C = sh->ICg, cols = gemm_conv_window_cols(cf);
+    const tsr_dim_t pitch = window_pitch(cf), shared = cols - pitch;
     const tsr_dim_t oh0 = sp0 / sh->OW, ow0 = sp0 % sh->OW;
     const tsr_dim_t rows = gemm_conv_window_rows(cf, out_rows(cf, sp0, len));
     const tsr_dim_t ih0 = oh0 * sh->KSH - sh->padT;
@@ -128,13 +143,16 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
     tsr_dim_t r_begin, r_end;
     window_part(rows, part, nparts, &r_begin, &r_end);
     for (tsr_dim_t r = r_begin; r < r_end; r++) {
-        uint8_t *w = win + r * cols * C;
+        /* The row's first `shared` pixels are the padding the row before
+         * ends with: that row writes them, row 0 its own. */
+        const tsr_dim_t skip = r > 0 ? shared : 0;
+        uint8_t *w = win + r * pitch * C;
         const tsr_dim_t ih = ih0 + r;
         if (ih < 0 || ih >= sh->IH) {
-            fill_pad(w, cols, C, pad);
+            fill_pad(w + skip * C, cols - skip, C, pad);
             continue;
         }
-        fill_pad(w, lead, C, pad);
+        fill_pad(w + skip * C, lead - skip, C, pad);
         const uint8_t *s = (const uint8_t *)src_g + ih * cf->src_s[CONV_H];
         if (sw == C) {
             memcpy(w + lead * C, s, (size_t)(body * C));
@@ -145,9 +163,9 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
         fill_pad(w + (lead + body) * C, cols - lead - body, C, pad);
     }
     if (part == nparts - 1)
-        memset(win + rows * cols * C, 0, WINDOW_SLACK);
+        memset(win + ((rows - 1) * pitch + cols) * C, 0, WINDOW_SLACK);
     const gemm_conv_window_t wnd = {win, win + ow0 * C,
-                                    (out_rows(cf, sp0, len) - 1) * cols +
+                                    (out_rows(cf, sp0, len) - 1) * pitch +
                                             (sp0 + len - 1) % sh->OW - ow0 + 1,
                                     oh0, ow0};
     return wnd;
@@ -155,9 +173,9 @@ gemm_conv_window_t gemm_conv_window_fill(const gemm_conv_conf_t *cf,
 
 tsr_dim_t gemm_conv_window_point(const gemm_conv_conf_t *cf,
                                  const gemm_conv_window_t *wnd, tsr_dim_t q) {
-    const tsr_dim_t cols = gemm_conv_window_cols(cf);
-    const tsr_dim_t pix = wnd->ow0 + q, ow = pix % cols;
-    return ow < cf->sh.OW ? (wnd->oh0 + pix / cols) * cf->sh.OW + ow : -1;
+    const tsr_dim_t pitch = window_pitch(cf);
+    const tsr_dim_t pix = wnd->ow0 + q, ow = pix % pitch;
+    return ow < cf->sh.OW ? (wnd->oh0 + pix / pitch) * cf->sh.OW + ow : -1;
 }
 
 void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
@@ -167,18 +185,18 @@ void gemm_conv_window_dst_rows(const gemm_conv_conf_t *cf,
     /* Walked pixel by pixel from the part's first row: a division per row
      * cost a tenth of a 3x3 layer's time. dst offsets are linear in the
      * point. */
-    const tsr_dim_t cols = gemm_conv_window_cols(cf), OW = cf->sh.OW;
+    const tsr_dim_t pitch = window_pitch(cf), OW = cf->sh.OW;
     const int64_t base = gemm_conv_dst_offset(cf, n, g * cf->sh.OCg, 0);
     tsr_dim_t q_begin, q_end;
     window_part(wnd->rows, part, nparts, &q_begin, &q_end);
     const tsr_dim_t pix = wnd->ow0 + q_begin;
-    tsr_dim_t ow = pix % cols;
-    tsr_dim_t sp = (wnd->oh0 + pix / cols) * OW + TSR_MIN(ow, OW);
+    tsr_dim_t ow = pix % pitch;
+    tsr_dim_t sp = (wnd->oh0 + pix / pitch) * OW + TSR_MIN(ow, OW);
     for (tsr_dim_t q = q_begin; q < q_end; q++) {
         row_off[q] = ow < OW ? base + sp * cf->dst_sp_step : -1;
         if (ow < OW)
             sp++;
-        if (++ow == cols)
+        if (++ow == pitch)
             ow = 0;
     }
 }
