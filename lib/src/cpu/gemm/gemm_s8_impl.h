@@ -246,6 +246,10 @@ typedef struct tsr_gemm_s8_kernel {
     /* ukr_a_rows for s8 rows times the s8 B quads as they are (no shift,
      * no compensation); NULL: s8 rows are shifted or packed. */
     tsr_gemm_s8_ukr_a_rows_fn ukr_s8_rows;
+    /* Rows per ukr_a_rows / ukr_s8_rows call, which then walk every panel
+     * of a B block for one slice of rows before the next; 0: a call per
+     * panel over a whole block of rows. */
+    int a_rows_slice;
     tsr_gemm_s8_ukr_taps_fn ukr_taps;         /* NULL: no direct taps */
     tsr_gemm_s8_ukr_tap_offs_fn ukr_tap_offs; /* NULL: no tap offsets */
     /* s8 rows that would be read in place or by taps are shifted into a

@@ -83,12 +83,14 @@ static void configure_tiles(int64_t m, int64_t step) {
             _tile_dpbusd(c, a, b);                                             \
     } while (0)
 
-/* B tiles of a panel over K >= B_STREAMED_MIN_K bytes (32 KiB and more)
- * load with the non-temporal hint: such a panel and the A rows of a tile
- * do not fit L1 together, and B kept there only evicts the A rows, which
- * the next column half reads again. Shorter panels stay in L1 for the
- * next row tile (ResNet-50 u8s8u8 mb1 on 2 threads: layers with
- * K >= 1024 +5% to +12%; streamed, those with K <= 576 lost 2% to 6%). */
+/* B tiles load with the non-temporal hint when no later tile of the call
+ * reads them from L1: in calls of one row tile of A rows (the frame's
+ * slices, a_rows_slice), and for panels over K >= B_STREAMED_MIN_K bytes
+ * (32 KiB and more), which do not fit L1 beside the A rows of a tile: B
+ * kept there only evicts the A rows, which the next column half reads
+ * again. Shorter panels stay in L1 for the next row tile (ResNet-50
+ * u8s8u8 mb1 on 2 threads: layers with K >= 1024 +5% to +12%; streamed,
+ * those with K <= 576 lost 2% to 6%). */
 #define B_STREAMED_MIN_K 1024
 
 #define TSR_AMX_LOAD_B(b_nt, t, b, ldb)                                        \
@@ -134,9 +136,10 @@ static void update_c(int accumulate, const int32_t *staged, int32_t *c,
  * them, with the destination lines prefetched for writing a chunk ahead
  * (without the prefetch, 4-byte destinations lost 10%: their stores' line
  * misses held up the tile loads). Matmul on 2 threads, with the streamed
- * B: 1024^3 u8s8u8 +9% to +12%, s8s8f32 +5% to +8%. The tap-offsets
- * convolutions store each tile after its product: interleaved there, they
- * measured 0.90x to 1.0x. */
+ * B: 1024^3 u8s8u8 +9% to +12%, s8s8f32 +5% to +8% (since taken by the
+ * frame's row slices, one tile per call), K = 3072 +3% to +6%. The
+ * tap-offsets convolutions store each tile after its product:
+ * interleaved there, they measured 0.95x to 1.0x. */
 typedef struct {
     const int32_t *staged; /* m rows of NR s32 */
     int64_t m, done;
@@ -282,7 +285,7 @@ tile_product(int a_s8, int two_halves, int b_nt, int interleave, int64_t ntaps,
  * `interleave`, each tile's store runs during the next tile's product,
  * the last one's after it; else right after the tile's own. */
 static inline __attribute__((always_inline)) void
-row_tiles(int a_s8, int interleave, int64_t ntaps, const int64_t *off,
+row_tiles(int a_s8, int interleave, int b_nt, int64_t ntaps, const int64_t *off,
           int64_t kq, int64_t step, const void *a_, int64_t lda, const void *b_,
           int accumulate, const int32_t *init, int32_t *c_, int64_t ldc,
           int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td_) {
@@ -298,7 +301,6 @@ row_tiles(int a_s8, int interleave, int64_t ntaps, const int64_t *off,
         memcpy(start_row, start, (size_t)n * sizeof(int32_t));
         start = start_row;
     }
-    const int b_nt = ntaps * kq * 4 >= B_STREAMED_MIN_K;
     pending_store_t prev = {.m = 0};
     for (int64_t i = 0; i < rows; i += MR) {
         const uint8_t *a = (const uint8_t *)a_ + i * lda;
@@ -331,11 +333,11 @@ row_tiles(int a_s8, int interleave, int64_t ntaps, const int64_t *off,
  * path's K loop lost 8-15% (ResNet-50 res3b_branch2a, K = 512). */
 #define TSR_AMX_ROW_TILES_FN(name, a_s8, interleave)                           \
     static __attribute__((noinline)) void name(                                \
-            int64_t ntaps, const int64_t *off, int64_t kq, int64_t step,       \
-            const void *a, int64_t lda, const void *b, int accumulate,         \
-            const int32_t *init, int32_t *c, int64_t ldc, int64_t rows,        \
-            int64_t n, const tsr_gemm_s8_tile_dst_t *td) {                     \
-        row_tiles(a_s8, interleave, ntaps, off, kq, step, a, lda, b,           \
+            int b_nt, int64_t ntaps, const int64_t *off, int64_t kq,           \
+            int64_t step, const void *a, int64_t lda, const void *b,           \
+            int accumulate, const int32_t *init, int32_t *c, int64_t ldc,      \
+            int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {       \
+        row_tiles(a_s8, interleave, b_nt, ntaps, off, kq, step, a, lda, b,     \
                   accumulate, init, c, ldc, rows, n, td);                      \
     }
 TSR_AMX_ROW_TILES_FN(u8_rows_stored_after, 0, 0)
@@ -355,9 +357,10 @@ void tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx(
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t off0 = 0;
+    const int b_nt = rows <= MR || kgroups * 4 >= B_STREAMED_MIN_K;
     (kgroups >= INTERLEAVE_MIN_STEPS * KSTEP
              ? u8_rows_interleaved
-             : u8_rows_stored_after)(1, &off0, kgroups, KSTEP, a, lda, b,
+             : u8_rows_stored_after)(b_nt, 1, &off0, kgroups, KSTEP, a, lda, b,
                                      accumulate, init, c, ldc, rows, n, td);
 }
 
@@ -366,9 +369,10 @@ void tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx(
         int accumulate, const int32_t *init, int32_t *c, int64_t ldc,
         int64_t rows, int64_t n, const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t off0 = 0;
+    const int b_nt = rows <= MR || kgroups * 4 >= B_STREAMED_MIN_K;
     (kgroups >= INTERLEAVE_MIN_STEPS * KSTEP
              ? s8_rows_interleaved
-             : s8_rows_stored_after)(1, &off0, kgroups, KSTEP, a, lda, b,
+             : s8_rows_stored_after)(b_nt, 1, &off0, kgroups, KSTEP, a, lda, b,
                                      accumulate, init, c, ldc, rows, n, td);
 }
 
@@ -379,7 +383,8 @@ void tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx(
         const tsr_gemm_s8_tile_dst_t *td) {
     const int64_t kq = taps->k_tap / 4;
     const int64_t step = tsr_gemm_s8_tap_step_quads(kq);
+    const int b_nt = taps->ntaps * taps->k_tap >= B_STREAMED_MIN_K;
     (a_s8 ? s8_rows_stored_after
-          : u8_rows_stored_after)(taps->ntaps, taps->off, kq, step, a, lda, b,
-                                  0, init, c, ldc, rows, n, td);
+          : u8_rows_stored_after)(b_nt, taps->ntaps, taps->off, kq, step, a,
+                                  lda, b, 0, init, c, ldc, rows, n, td);
 }
