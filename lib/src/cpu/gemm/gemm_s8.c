@@ -15,6 +15,9 @@
  * A read in place (u8 rows) takes all of K in one pass: B's panel then
  * streams from L2, but no tile stores and reloads its partial sums
  * (with kc = 512, 2-4% of a layer with K = 1024 to 4608).
+ * A kernel with a_rows_slice (AMX) then swaps the two inner loops where
+ * K allows: each slice of rows (one tile) meets every panel of the block
+ * while it stays in L1.
  *
  * Packing all of K for a B block lets each C tile finish before the next
  * one starts, so it can live in a small per-thread buffer when the caller
@@ -94,9 +97,10 @@ static const tsr_gemm_s8_kernel_t amx = {
         .ukr_a_rows = tsr_gemm_s8_ukr_32x32_a_rows_avx512_amx,
         .ukr_s8_rows = tsr_gemm_s8_ukr_32x32_s8_rows_avx512_amx,
         /* A slice of one row tile (32 rows over K) stays in L1 while the
-         * B panels stream past it: u8s8u8 matmul on 2 threads, K = 768
-         * to 2048 +8% to +29%, 1024^3 +10% (against the block of 128 rows
-         * per panel, whose A rows came from L2 for every panel). */
+         * B panels stream past it: matmul on 2 threads, K = 768 +15% to
+         * +25%, 1024^3 +10% to +16%, K = 2048 +3% to +5% (against the
+         * block of 128 rows per panel, whose A rows came from L2 for
+         * every panel). */
         .a_rows_slice = 32,
         .ukr_tap_offs = tsr_gemm_s8_ukr_32x32_tap_offs_avx512_amx,
         .release = tsr_gemm_s8_release_amx,
@@ -390,9 +394,6 @@ static void shift_block(const tsr_gemm_s8_kernel_t *kern, const char *a,
     }
 }
 
-/* Serial loops over one rectangle of C with the thread's buffers. The
- * kernel may change per B block (kern's precondition, else its fallback):
- * both are exact, so results do not depend on which one ran. */
 /* Slices of rows walk the panels when a block has several, K is at least
  * A_ROWS_SLICE_MIN_K bytes (a call of one row tile over a shorter K costs
  * more than its A rows: ResNet-50 int8 1x1 layers with K = 64, or one
@@ -425,6 +426,9 @@ rows_slices(const tsr_gemm_s8_args_t *args, const tsr_gemm_s8_kernel_t *kb,
     }
 }
 
+/* Serial loops over one rectangle of C with the thread's buffers. The
+ * kernel may change per B block (kern's precondition, else its fallback):
+ * both are exact, so results do not depend on which one ran. */
 static void gemm_rect(const tsr_gemm_s8_args_t *args,
                       const tsr_gemm_s8_kernel_t *kern, tsr_gemm_rect_t r,
                       thread_layout_t l, char *ws) {
