@@ -242,13 +242,19 @@ tile_product(int a_s8, int two_halves, int b_nt, int interleave, int64_t ntaps,
         }
     }
     const int64_t kfull = kq / step * step;
-    const int64_t steps = ntaps * ((kq + step - 1) / step);
-    const int64_t interval = steps > STORE_CHUNKS ? steps / STORE_CHUNKS : 1;
-    const int64_t chunks = steps / interval;
-    const int64_t chunk_rows = (prev->m + chunks - 1) / chunks;
-    int64_t countdown = interval;
-    if (interleave)
+    /* Chunks of prev's rows every `interval` K steps (an empty product,
+     * K == 0, has none and stores them all at the end). */
+    int64_t interval = 1, chunk_rows = 0;
+    if (interleave) {
+        const int64_t steps = ntaps * ((kq + step - 1) / step);
+        if (steps > 0) {
+            interval = steps > STORE_CHUNKS ? steps / STORE_CHUNKS : 1;
+            const int64_t chunks = steps / interval;
+            chunk_rows = (prev->m + chunks - 1) / chunks;
+        }
         prefetch_pending_rows(prev, 0, chunk_rows);
+    }
+    int64_t countdown = interval;
     for (int64_t t = 0; t < ntaps; ++t) {
         const uint8_t *at = a + off[t];
         const int8_t *bt = b + t * kq * PANEL_ROW;
