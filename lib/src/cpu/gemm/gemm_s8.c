@@ -403,18 +403,19 @@ static void shift_block(const tsr_gemm_s8_kernel_t *kern, const char *a,
 #define A_ROWS_SLICE_MIN_K 256
 #define A_ROWS_SLICE_MAX_BYTES (64 * 1024)
 
-/* The A rows of a block in place, for kernels with a_rows_slice: each
- * slice of rows by every panel of the B block in turn (panel p at
- * b + p * panel_bytes), the column init and C tile from column 0. */
-static void
-rows_slices(const tsr_gemm_s8_args_t *args, const tsr_gemm_s8_kernel_t *kb,
-            tsr_gemm_s8_ukr_a_rows_fn ukr_rows, int64_t kgroups, const char *a,
-            int64_t lda, const char *b, int64_t panel_bytes, int accumulate,
-            const int32_t *init, int32_t *tile, int64_t ld, int64_t ic,
-            int64_t jc, int64_t mcur, int64_t ncur, int to_dst) {
-    const int nr = kb->nr;
-    for (int64_t ir = 0; ir < mcur; ir += kb->a_rows_slice) {
-        const int64_t m = TSR_MIN(kb->a_rows_slice, mcur - ir);
+/* The A rows of a block read in place: each slice of `slice` rows by
+ * every panel of the B block in turn (panel p at b + p * panel_bytes),
+ * the column init and C tile from column 0. A slice of the whole block
+ * is a call per panel. */
+static void rows_slices(const tsr_gemm_s8_args_t *args, int nr,
+                        tsr_gemm_s8_ukr_a_rows_fn ukr_rows, int64_t kgroups,
+                        const char *a, int64_t lda, const char *b,
+                        int64_t panel_bytes, int accumulate,
+                        const int32_t *init, int32_t *tile, int64_t ld,
+                        int64_t ic, int64_t jc, int64_t mcur, int64_t ncur,
+                        int to_dst, int64_t slice) {
+    for (int64_t ir = 0; ir < mcur; ir += slice) {
+        const int64_t m = TSR_MIN(slice, mcur - ir);
         for (int64_t jr = 0; jr < ncur; jr += nr) {
             const int64_t n = TSR_MIN(nr, ncur - jr);
             tsr_gemm_s8_tile_dst_t td;
@@ -519,12 +520,15 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                 if (kcur > 0 && !a_rows)
                     kb->pack(kb->layout, 1, a_u8, a_block, a_sx, a_sp, mcur,
                              kcur, mr, pack_a);
-                if (a_rows && !args->a_tap_offs && kb->a_rows_slice &&
-                    ncur > nr && kgroups * 4 >= A_ROWS_SLICE_MIN_K &&
-                    kb->a_rows_slice * kgroups * 4 <= A_ROWS_SLICE_MAX_BYTES) {
-                    rows_slices(args, kb, ukr_rows, kgroups, a_block, lda,
+                if (a_rows && !args->a_tap_offs) {
+                    const int sliced = kb->a_rows_slice && ncur > nr &&
+                                       kgroups * 4 >= A_ROWS_SLICE_MIN_K &&
+                                       kb->a_rows_slice * kgroups * 4 <=
+                                               A_ROWS_SLICE_MAX_BYTES;
+                    rows_slices(args, nr, ukr_rows, kgroups, a_block, lda,
                                 b_panels + pc * nr * esz, panel_bytes, pc > 0,
-                                init, tile, ld, ic, jc, mcur, ncur, to_dst);
+                                init, tile, ld, ic, jc, mcur, ncur, to_dst,
+                                sliced ? kb->a_rows_slice : mcur);
                     continue;
                 }
                 for (int64_t jr = 0; jr < ncur; jr += nr) {
@@ -538,14 +542,6 @@ static void gemm_rect(const tsr_gemm_s8_args_t *args,
                                          pb, col, tile + jr, ld, mcur, n,
                                          tile_dst(args, to_dst && n == nr, ic,
                                                   jc + jr, &td));
-                        continue;
-                    }
-                    if (a_rows) {
-                        tsr_gemm_s8_tile_dst_t td;
-                        ukr_rows(kgroups, a_block, lda, pb, pc > 0, col,
-                                 tile + jr, ld, mcur, n,
-                                 tile_dst(args, to_dst && n == nr, ic, jc + jr,
-                                          &td));
                         continue;
                     }
                     for (int64_t ir = 0; ir < mcur; ir += mr) {
