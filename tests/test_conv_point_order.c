@@ -1,10 +1,11 @@
-/* The padding order of an image's output points (gemm_conv_padding_order):
- * a permutation of the points, kept only when its tiles read fewer taps
- * than the natural order's by 2% or more, close to the exact count on the
- * layers it is for, and NULL where nothing lies in the padding or there
- * are more than 64 taps. Each tile's cost is counted here independently:
- * points times the taps any point of the tile reads inside the source.
- * The convolutions that run in this order are checked against the
+/* The padding order of output points (gemm_conv_padding_order), of one
+ * image or of a run of images: a permutation of the points, kept only when
+ * its tiles read fewer taps than the natural order's by 2% or more, close
+ * to the exact count on the layers it is for, over as many images as it
+ * says (a divisor of those allowed), and NULL where nothing lies in the
+ * padding or there are more than 64 taps. Each tile's cost is counted here
+ * independently: points times the taps any point of the tile reads inside the
+ * source. The convolutions that run in this order are checked against the
  * reference by the gemm:s8 benchdnn batch (inputs/conv/test_conv_gemm_s8,
  * "taps"). */
 #include <stdio.h>
@@ -60,19 +61,20 @@ static int reads(const gemm_conv_conf_t *cf, tsr_dim_t sp, tsr_dim_t kd,
 }
 
 /* Points times taps read, over tiles of mr points of `order` (NULL:
- * natural); with mr = 1, the exact count. */
+ * natural) over `rows` rows (whole images); with mr = 1, the exact count. */
 static int64_t tiles_cost(const gemm_conv_conf_t *cf, const int32_t *order,
-                          int mr) {
+                          tsr_dim_t rows, int mr) {
     int64_t cost = 0;
-    for (tsr_dim_t t = 0; t < cf->SP; t += mr) {
-        const tsr_dim_t end = t + mr < cf->SP ? t + mr : cf->SP;
+    for (tsr_dim_t t = 0; t < rows; t += mr) {
+        const tsr_dim_t end = t + mr < rows ? t + mr : rows;
         int64_t taps = 0;
         for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++)
             for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
                 for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++) {
                     int any = 0;
                     for (tsr_dim_t i = t; i < end && !any; i++)
-                        any = reads(cf, order ? order[i] : i, kd, kh, kw);
+                        any = reads(cf, (order ? order[i] : i) % cf->SP, kd, kh,
+                                    kw);
                     taps += any;
                 }
         cost += (end - t) * taps;
@@ -93,26 +95,37 @@ static int is_permutation(const int32_t *order, tsr_dim_t n) {
 }
 
 /* expect: 1 an order, 0 none, -1 either. max_over_exact: the largest
- * allowed cost over the exact one (0: not checked). */
-static void check_geometry(const char *name, geometry_t g, int expect,
-                           double max_over_exact) {
-    enum { MR = 6 };
+ * allowed cost over the exact one (0: not checked). The order may span up
+ * to max_images images; min_images: the fewest it must span when kept. */
+static void check_images(const char *name, geometry_t g, int mr,
+                         tsr_dim_t max_images, tsr_dim_t min_images, int expect,
+                         double max_over_exact) {
     const gemm_conv_conf_t cf = make_conf(&g);
-    int32_t *order = gemm_conv_padding_order(&cf, MR);
-    const int64_t natural = tiles_cost(&cf, NULL, MR);
+    tsr_dim_t images = 0;
+    int32_t *order = gemm_conv_padding_order(&cf, mr, max_images, &images);
     int ok = expect < 0 || (order != NULL) == expect;
     double over = 0;
     if (order) {
-        const int64_t cost = tiles_cost(&cf, order, MR);
-        const int64_t exact = tiles_cost(&cf, NULL, 1);
+        const tsr_dim_t rows = images * cf.SP;
+        const int64_t natural = tiles_cost(&cf, NULL, rows, mr);
+        const int64_t cost = tiles_cost(&cf, order, rows, mr);
+        const int64_t exact = tiles_cost(&cf, NULL, rows, 1);
         over = (double)cost / (double)exact;
-        ok = ok && is_permutation(order, cf.SP) && cost * 100 <= natural * 98 &&
+        ok = ok && images >= min_images && max_images % images == 0 &&
+             is_permutation(order, rows) && cost * 100 <= natural * 98 &&
              (max_over_exact == 0 || over <= max_over_exact);
+    } else {
+        ok = ok && images == 1;
     }
     if (!CHECK(ok))
-        printf("  %s: order %s, cost over exact %.3f\n", name,
-               order ? "kept" : "none", over);
+        printf("  %s: order %s over %lld images, cost over exact %.3f\n", name,
+               order ? "kept" : "none", (long long)images, over);
     free(order);
+}
+
+static void check_geometry(const char *name, geometry_t g, int expect,
+                           double max_over_exact) {
+    check_images(name, g, 6, 1, 1, expect, max_over_exact);
 }
 
 int main(void) {
@@ -136,5 +149,17 @@ int main(void) {
     check_geometry("strided", (geometry_t){1, 9, 11, 1, 3, 3, 2, 1, 0}, -1, 0);
     check_geometry("dilated", (geometry_t){1, 8, 8, 1, 3, 3, 1, 2, 1}, -1, 0);
     check_geometry("3d", (geometry_t){4, 5, 5, 3, 3, 3, 1, 1, 0}, -1, 0);
+    /* Tiles of 12 (the AVX-512 kernel's) over several images: one 7x7
+     * image has 5 points per edge, 16 have enough to fill whole tiles. */
+    check_images("7x7 3x3, 1 image", (geometry_t){1, 7, 7, 1, 3, 3, 1, 1, 0},
+                 12, 1, 1, -1, 1.25);
+    check_images("7x7 3x3, 16 images", (geometry_t){1, 7, 7, 1, 3, 3, 1, 1, 0},
+                 12, 16, 8, 1, 1.04);
+    check_images("14x14 3x3, 8 images",
+                 (geometry_t){1, 14, 14, 1, 3, 3, 1, 1, 0}, 12, 8, 1, 1, 1.02);
+    check_images("13x13 3x3, 6 images",
+                 (geometry_t){1, 13, 13, 1, 3, 3, 1, 1, 0}, 12, 6, 2, 1, 1.04);
+    check_images("no padding, 4 images",
+                 (geometry_t){1, 12, 12, 1, 3, 3, 1, 0, 0}, 12, 4, 1, 0, 0);
     return check_failures() != 0;
 }

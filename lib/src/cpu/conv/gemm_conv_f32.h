@@ -69,9 +69,11 @@ typedef struct {
      * (f32: gemm_conv_row_taps.c; int8 with src_window:
      * gemm_conv_s8_window.c): layers with few input channels. */
     int row_taps;
-    /* The order of an image's points as GEMM rows by taps with zero
-     * padding (gemm_conv_padding_order; NULL: the natural order). */
+    /* The order of the points of order_rows / SP images as GEMM rows by
+     * taps with zero padding (gemm_conv_padding_order; NULL: the natural
+     * order). Over several images, items are whole such runs. */
     int32_t *point_order;
+    tsr_dim_t order_rows;
     /* By tap offsets over a zero-padded window of the source rows
      * (gemm_conv_s8_window.c): int8 stride-1 layers on a kernel that takes
      * them; never batch_rows. */
@@ -235,20 +237,24 @@ void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
                               tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
                               float *work);
 
-/* An order of an image's SP output points for a GEMM that reads the
- * source by taps and leaves out the taps a whole tile of mr rows reads in
- * zero padding: GEMM row i of an image is point order[i]. malloc'd (the
- * caller frees it); NULL when the natural order does as well, or KS > 64
- * (gemm_conv_point_order.c). */
-int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr);
+/* An order of the output points of *images images (a divisor of
+ * max_images, chosen here) for a GEMM that reads the source by taps and
+ * leaves out the taps a whole tile of mr rows reads in zero padding: GEMM
+ * row i of such a run of images is point order[i] (image order[i] / SP).
+ * malloc'd (the caller frees it); NULL when the natural order does as
+ * well, or KS > 64 (gemm_conv_point_order.c). */
+int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr,
+                                 tsr_dim_t max_images, tsr_dim_t *images);
 
 /* GEMM row q's point (counted from the item's image, as
  * gemm_conv_point_of counts): q itself, or through the padding order of
- * the image's points (NULL: the natural order). */
+ * the points of a run of order_rows / SP images (NULL: the natural
+ * order). */
 static inline tsr_dim_t gemm_conv_ordered_point(const gemm_conv_conf_t *cf,
                                                 const int32_t *order,
                                                 tsr_dim_t q) {
-    return order ? q / cf->SP * cf->SP + order[q % cf->SP] : q;
+    const tsr_dim_t run = cf->order_rows;
+    return order ? q / run * run + order[q % run] : q;
 }
 
 /* Where the last listed tile of one thread's item ended: the point of

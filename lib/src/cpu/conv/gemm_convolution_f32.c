@@ -81,6 +81,10 @@ static void plan_work(gemm_conv_conf_t *cf) {
         cf->taps_ok = 0;
         plan_items(cf);
     }
+}
+
+/* The scratchpad of the items planned. */
+static void size_work(gemm_conv_conf_t *cf) {
     /* By taps, col holds only the zero row the padding reads; by kernel
      * rows, the item's window of the source. */
     cf->col_floats = cf->direct ? 0
@@ -106,6 +110,23 @@ static void plan_work(gemm_conv_conf_t *cf) {
     cf->thread_bytes =
             tsr_rnd_up((cf->col_floats + cf->cbuf_floats) * sizeof(float), 64) +
             dst_rows_bytes + cf->gemm_bytes;
+}
+
+/* Rows up to which the padding order may span several images. */
+#define ORDER_MAX_ROWS 2048
+
+/* The most images the padding order may span: with items over several
+ * images each thread runs, any divisor of the count keeps the images
+ * whole, the items' count a multiple of the threads' (so each thread gets
+ * as many of each class of points) and the item's rows within
+ * ORDER_MAX_ROWS. Else one image. */
+static tsr_dim_t order_max_images(const gemm_conv_conf_t *cf) {
+    if (!cf->batch_rows || !cf->per_thread_items)
+        return 1;
+    for (tsr_dim_t d = ORDER_MAX_ROWS / cf->SP; d > 1; d--)
+        if (cf->sh.MB % d == 0 && (cf->sh.G * (cf->sh.MB / d)) % cf->nthr == 0)
+            return d;
+    return 1;
 }
 
 static tsr_status_t conf_init(gemm_conv_conf_t *cf,
@@ -181,9 +202,17 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
         return st;
     cf->taps_ok = !cf->direct && taps_able;
     plan_work(cf);
-    if (cf->taps_ok && !cf->row_taps)
+    if (cf->taps_ok && !cf->row_taps) {
+        tsr_dim_t images;
         cf->point_order =
-                gemm_conv_padding_order(cf, tsr_gemm_f32_taps_row_tile());
+                gemm_conv_padding_order(cf, tsr_gemm_f32_taps_row_tile(),
+                                        order_max_images(cf), &images);
+        cf->order_rows = images * cf->SP;
+        /* An order over several images: an item is one such run. */
+        if (images > 1)
+            cf->chunk_sp = cf->order_rows;
+    }
+    size_work(cf);
     return tsr_success;
 }
 

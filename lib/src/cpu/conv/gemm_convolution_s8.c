@@ -266,9 +266,12 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)
         return st;
-    if (cf->taps_ok && sc->src_dt == tsr_u8)
-        cf->point_order =
-                gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile());
+    if (cf->taps_ok && sc->src_dt == tsr_u8) {
+        tsr_dim_t images;
+        cf->point_order = gemm_conv_padding_order(
+                cf, tsr_gemm_s8_taps_row_tile(), 1, &images);
+        cf->order_rows = cf->SP;
+    }
     plan_work(sc);
     /* Few input channels (first layers), where im2col copies short runs
      * and each point's K is small: a tap per kernel row of the window
