@@ -237,14 +237,13 @@ void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
                               tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
                               float *work);
 
-/* An order of the output points of *images images (a divisor of
- * max_images, chosen here) for a GEMM that reads the source by taps and
- * leaves out the taps a whole tile of mr rows reads in zero padding: GEMM
- * row i of such a run of images is point order[i] (image order[i] / SP).
- * malloc'd (the caller frees it); NULL when the natural order does as
- * well, or KS > 64 (gemm_conv_point_order.c). */
+/* An order of the output points of `images` images for a GEMM that reads
+ * the source by taps and leaves out the taps a whole tile of mr rows reads
+ * in zero padding: GEMM row i of such a run of images is point order[i]
+ * (image order[i] / SP). malloc'd (the caller frees it); NULL when the
+ * natural order does as well, or KS > 64 (gemm_conv_point_order.c). */
 int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr,
-                                 tsr_dim_t max_images, tsr_dim_t *images);
+                                 tsr_dim_t images);
 
 /* GEMM row q's point (counted from the item's image, as
  * gemm_conv_point_of counts): q itself, or through the padding order of

@@ -115,12 +115,11 @@ static void size_work(gemm_conv_conf_t *cf) {
 /* Rows up to which the padding order may span several images. */
 #define ORDER_MAX_ROWS 2048
 
-/* The most images the padding order may span: with items over several
- * images each thread runs, any divisor of the count keeps the images
- * whole, the items' count a multiple of the threads' (so each thread gets
- * as many of each class of points) and the item's rows within
- * ORDER_MAX_ROWS. Else one image. */
-static tsr_dim_t order_max_images(const gemm_conv_conf_t *cf) {
+/* The images the padding order spans: with items over several images
+ * each thread runs, the most that keep the images whole, the items' count
+ * a multiple of the threads' (each thread gets as many of each class of
+ * points) and an item's rows within ORDER_MAX_ROWS. Else one image. */
+static tsr_dim_t order_images(const gemm_conv_conf_t *cf) {
     if (!cf->batch_rows || !cf->per_thread_items)
         return 1;
     for (tsr_dim_t d = ORDER_MAX_ROWS / cf->SP; d > 1; d--)
@@ -203,13 +202,14 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     cf->taps_ok = !cf->direct && taps_able;
     plan_work(cf);
     if (cf->taps_ok && !cf->row_taps) {
-        tsr_dim_t images;
-        cf->point_order =
-                gemm_conv_padding_order(cf, tsr_gemm_f32_taps_row_tile(),
-                                        order_max_images(cf), &images);
+        /* With an order over several images, an item is one such run: a
+         * tile then holds points of one class, not the end of one image
+         * and the start of the next. */
+        const tsr_dim_t images = order_images(cf);
+        cf->point_order = gemm_conv_padding_order(
+                cf, tsr_gemm_f32_taps_row_tile(), images);
         cf->order_rows = images * cf->SP;
-        /* An order over several images: an item is one such run. */
-        if (images > 1)
+        if (cf->point_order && images > 1)
             cf->chunk_sp = cf->order_rows;
     }
     size_work(cf);

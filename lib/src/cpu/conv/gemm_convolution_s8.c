@@ -267,9 +267,8 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
     if (st != tsr_success)
         return st;
     if (cf->taps_ok && sc->src_dt == tsr_u8) {
-        tsr_dim_t images;
-        cf->point_order = gemm_conv_padding_order(
-                cf, tsr_gemm_s8_taps_row_tile(), 1, &images);
+        cf->point_order =
+                gemm_conv_padding_order(cf, tsr_gemm_s8_taps_row_tile(), 1);
         cf->order_rows = cf->SP;
     }
     plan_work(sc);
