@@ -783,6 +783,7 @@ static void test_taps(void) {
     run_taps(14, 24, 3, 5, 0.f, row, 0);  /* 2 rows twice */
     run_taps(17, 40, 9, 6, 1.f, none, 0); /* 5 rows */
     run_taps(27, 33, 4, 9, 0.f, col, 0);  /* 3 rows */
+    run_taps(49, 40, 9, 8, 1.f, row, 0);  /* 1 row; a 7x7 image */
     run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 0.f, row, 0);
     run_taps(23, 50, 9, 16, 0.f, col, 1);
     run_taps(130, 64, 9, 8, 2.f, none, 1);
