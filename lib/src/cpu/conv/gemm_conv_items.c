@@ -184,7 +184,10 @@ tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
 #pragma omp parallel num_threads(cf->nthr)
         {
             const int ithr = omp_get_thread_num();
-#pragma omp for schedule(static)
+            /* Items go to the thread that is free: threads on cores
+             * shared with other work run at different speeds, and every
+             * item's arithmetic is the same whichever thread runs it. */
+#pragma omp for schedule(dynamic, 1)
             for (tsr_dim_t i = 0; i < items; i++) {
                 const tsr_status_t s = run_item(ctx, ithr, i, 0);
                 if (s != tsr_success) {

@@ -114,6 +114,9 @@ static void size_work(gemm_conv_conf_t *cf) {
 
 /* Rows up to which the padding order may span several images. */
 #define ORDER_MAX_ROWS 2048
+/* Items per thread at least, so that threads running at different speeds
+ * (cores shared with other work) still even out (gemm_conv_run_items). */
+#define ORDER_MIN_ITEMS_PER_THREAD 2
 
 /* The images the padding order spans: with items over several images
  * each thread runs, the most that keep the images whole, the items' count
@@ -122,9 +125,12 @@ static void size_work(gemm_conv_conf_t *cf) {
 static tsr_dim_t order_images(const gemm_conv_conf_t *cf) {
     if (!cf->batch_rows || !cf->per_thread_items)
         return 1;
-    for (tsr_dim_t d = ORDER_MAX_ROWS / cf->SP; d > 1; d--)
-        if (cf->sh.MB % d == 0 && (cf->sh.G * (cf->sh.MB / d)) % cf->nthr == 0)
+    for (tsr_dim_t d = ORDER_MAX_ROWS / cf->SP; d > 1; d--) {
+        const tsr_dim_t items = cf->sh.G * (cf->sh.MB / d);
+        if (cf->sh.MB % d == 0 && items % cf->nthr == 0 &&
+            items >= ORDER_MIN_ITEMS_PER_THREAD * cf->nthr)
             return d;
+    }
     return 1;
 }
 
