@@ -19,9 +19,9 @@ ci/compare_onednn.sh does with ROUNDS=N) keeps each library's fastest
 result: machines are noisy, and the best of several runs per side is the
 steadier figure. Such runs also get a column with the median over rounds
 of each round's ratio (Tessera's i-th run against oneDNN's i-th, which
---lib=both runs right after it): a machine whose speed changes for minutes
-at a time can hand one library a fast round the other never gets, which
-skews the ratio of bests but not the ratios within rounds.
+--lib=both times in turns with it): a machine whose speed changes for
+minutes at a time can hand one library a fast round the other never gets,
+which skews the ratio of bests but not the ratios within rounds.
 """
 import argparse
 import math

@@ -1,4 +1,5 @@
-/* The timer's stop rules and the performance line templates. */
+/* The timer's stop rules, paired timing (--lib=both) and the performance
+ * line templates. */
 #include "self_util.h"
 
 #include <string.h>
@@ -46,6 +47,82 @@ static void test_timer(void) {
     CHECK(parse_common_option("--fix-times-per-prb=3") == 1);
     calls = 0;
     CHECK(bench_time(&t, count_calls, &calls) == 0 && t.times == 3);
+}
+
+/* Paired timing: which execution ran, in order. */
+static char pair_log[64];
+static int pair_log_len;
+
+static int exec_a(void *ctx) {
+    (void)ctx;
+    if (pair_log_len < 63)
+        pair_log[pair_log_len++] = 'a';
+    return 0;
+}
+
+/* b fails on its `fail_at`-th call (0: never). */
+static int exec_b(void *ctx) {
+    const int fail_at = *(const int *)ctx;
+    if (pair_log_len < 63)
+        pair_log[pair_log_len++] = 'b';
+    int n = 0;
+    for (int i = 0; i < pair_log_len; i++)
+        n += pair_log[i] == 'b';
+    return fail_at > 0 && n == fail_at ? 5 : 0;
+}
+
+typedef struct {
+    int timed; /* 0: the second problem stops before its timing */
+    int fail_at;
+    bench_timer_t t;
+    int rc;
+} second_t;
+
+static void second_problem(void *arg) {
+    second_t *s = arg;
+    if (s->timed)
+        s->rc = bench_time(&s->t, exec_b, &s->fail_at);
+}
+
+static void test_pair(void) {
+    bench_settings_init();
+    CHECK(parse_common_option("--fix-times-per-prb=3") == 1);
+    bench_timer_t t = {.ctime_ms = 2.5};
+
+    /* Warm-ups, then one run of each in turns; each timer its own runs. */
+    second_t s = {.timed = 1};
+    memset(pair_log, 0, sizeof(pair_log));
+    pair_log_len = 0;
+    bench_time_pair_begin(second_problem, &s);
+    CHECK(bench_time(&t, exec_a, NULL) == 0);
+    CHECK(bench_time_pair_end() == 1);
+    CHECK(strcmp(pair_log, "abababab") == 0);
+    CHECK(t.times == 3 && s.t.times == 3 && s.rc == 0);
+    CHECK(t.ctime_ms == 2.5);
+
+    /* The second stops before its timing: the first is timed alone. */
+    s = (second_t){.timed = 0};
+    memset(pair_log, 0, sizeof(pair_log));
+    pair_log_len = 0;
+    bench_time_pair_begin(second_problem, &s);
+    CHECK(bench_time(&t, exec_a, NULL) == 0);
+    CHECK(bench_time_pair_end() == 1);
+    CHECK(strcmp(pair_log, "aaaa") == 0 && t.times == 3);
+
+    /* The second fails while timed: its status comes back to it, the
+     * first keeps the runs it had. */
+    s = (second_t){.timed = 1, .fail_at = 3};
+    memset(pair_log, 0, sizeof(pair_log));
+    pair_log_len = 0;
+    bench_time_pair_begin(second_problem, &s);
+    CHECK(bench_time(&t, exec_a, NULL) == 0);
+    bench_time_pair_end();
+    CHECK(s.rc == 5 && strcmp(pair_log, "ababab") == 0 && t.times == 2);
+
+    /* Disarmed: bench_time times alone again. */
+    memset(pair_log, 0, sizeof(pair_log));
+    pair_log_len = 0;
+    CHECK(bench_time(&t, exec_a, NULL) == 0 && strcmp(pair_log, "aaaa") == 0);
 }
 
 static const perf_fields_t fields = {
@@ -119,6 +196,7 @@ static void test_templates(void) {
 
 int main(void) {
     test_timer();
+    test_pair();
     test_templates();
     return check_failures() != 0;
 }
