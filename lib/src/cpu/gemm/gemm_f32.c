@@ -38,13 +38,14 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          * per element (resnet_50:fc1000_mb1, 2 threads: 27 -> 44 GFLOPS). */
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
          tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12,
+         tsr_gemm_f32_ukr_6x64_avx512},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
          tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2, 6},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2, 6, NULL},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
-         tsr_gemm_f32_pack, NULL, NULL, 0},
+         tsr_gemm_f32_pack, NULL, NULL, 0, NULL},
 };
 
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
@@ -165,6 +166,30 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
                        m, n);
 }
 
+/* The micro-kernel (and epilogue) on the full in-place tile at rows ir
+ * and the two packed panels from column jr (ukr_wide). */
+static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    const int mr = b->kern->mr, nr = b->kern->nr;
+    const int64_t n = TSR_MIN(2 * nr, b->ncur - jr);
+    const float *pb = b->pack_b + (jr - b->n_direct) * b->kcur;
+    int64_t next = b->kcur * nr;
+    if (args->b_prepacked) {
+        pb = args->B + (b->jc + jr) * args->K + b->pc * nr;
+        next = args->K * nr;
+    }
+    float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
+    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
+    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
+    b->kern->ukr_wide(b->kcur, args->alpha, b->a_block + ir * args->lda,
+                      args->lda, pb, next, b->beta, c, args->ldc, n,
+                      bias_row ? args->bias + b->ic + ir : NULL,
+                      bias_col ? args->bias + b->jc + jr : NULL);
+    if (b->last_k && args->epilogue)
+        args->epilogue(args->epilogue_ctx, c, args->ldc, b->ic + ir, b->jc + jr,
+                       mr, n);
+}
+
 /* The L1 share (of 48 KiB) an A block and a group of B panels may fill
  * in a narrow block's walk (narrow_group). */
 #define NARROW_L1_BYTES (40 * 1024)
@@ -273,8 +298,18 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                             if (m_direct > 0 && args->a_streamed && g0 == jr0)
                                 prefetch_rows(a_block, args->lda, ir + 2 * mr,
                                               mr, kcur, r.m_end - ic);
-                            for (int64_t jr = g0; jr < g1; jr += nr)
+                            for (int64_t jr = g0; jr < g1; jr += nr) {
+                                /* Two packed panels at once where the
+                                 * kernel takes them (full in-place rows). */
+                                if (kern->ukr_wide && ir < m_direct &&
+                                    jr >= n_direct && jr + nr < g1 &&
+                                    kcur > 0) {
+                                    run_wide_tile(&blk, ir, jr);
+                                    jr += nr;
+                                    continue;
+                                }
                                 run_tile(&blk, ir, jr);
+                            }
                         }
                     }
                 } else {

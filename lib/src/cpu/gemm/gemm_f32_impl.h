@@ -61,6 +61,17 @@ typedef void (*tsr_gemm_f32_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
                                          const float *bias_row,
                                          const float *bias_col);
 
+/* Full mr-row tiles of A read in place (row stride lda) times two
+ * adjacent packed B panels (nr values per K step each, the second
+ * b_next_panel floats after the first): C's m x n tile, nr < n <= 2 * nr,
+ * with the arithmetic of tsr_gemm_f32_ukr_fn. */
+typedef void (*tsr_gemm_f32_ukr_wide_fn)(int64_t k, float alpha, const float *a,
+                                         int64_t lda, const float *b,
+                                         int64_t b_next_panel, float beta,
+                                         float *c, int64_t ldc, int64_t n,
+                                         const float *bias_row,
+                                         const float *bias_col);
+
 /* A micro-kernel, the packing that feeds it and the cache blocking that
  * suits it. mc is a multiple of mr, nc of nr. kc is a property of the
  * kernel alone, never of the thread count: it fixes the summation order. */
@@ -74,6 +85,8 @@ typedef struct {
     tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
     tsr_gemm_f32_ukr_taps_fn ukr_taps; /* NULL: A never by taps */
     int taps_mr;                       /* ukr_taps' tile rows */
+    /* NULL: narrow blocks take one panel per tile */
+    tsr_gemm_f32_ukr_wide_fn ukr_wide;
 } tsr_gemm_f32_kernel_t;
 
 /* Columns of a B block (in nr panels) up to which the block is "narrow":
@@ -93,6 +106,12 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t b_stride, float beta, float *c,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
+
+void tsr_gemm_f32_ukr_6x64_avx512(int64_t k, float alpha, const float *a,
+                                  int64_t lda, const float *b,
+                                  int64_t b_next_panel, float beta, float *c,
+                                  int64_t ldc, int64_t n, const float *bias_row,
+                                  const float *bias_col);
 
 void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,
                                      const void *const *rows, int64_t k_tap,
