@@ -291,7 +291,7 @@ static void test_tails(void) {
 }
 
 /* Shapes just past the cache blocks mc, kc (several K blocks: beta is
- * applied once) and nc, exact on integer data. */
+ * applied once) and nc, exact on integer data, each also on prepacked B. */
 static void test_block_boundaries(void) {
     const int64_t mr = kernel->mr, nr = kernel->nr;
     const problem_t ps[] = {
@@ -303,6 +303,13 @@ static void test_block_boundaries(void) {
              tsr_gemm_bias_none},
             {1, 0, mr + 1, kernel->nc + 1, kernel->kc + 5, 2.f, 0.f, 1, 1, 0,
              tsr_gemm_bias_none},
+            /* Wide blocks (over the narrow width on each of 2 threads)
+             * over several K blocks with row tails: prepacked B is read
+             * by the taller taps tiles on AVX-512 (run_prepacked). */
+            {0, 0, kernel->mc + 2 * mr + 5, 18 * nr + 7, 2 * kernel->kc + 3,
+             1.f, .5f, 1, 2, 3, tsr_gemm_bias_per_col},
+            {0, 1, 4 * mr + 5, 18 * nr + 7, kernel->kc + 9, 2.f, 0.f, 0, 0, 1,
+             tsr_gemm_bias_per_row},
     };
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i)
         run_and_check(&ps[i], 1);

@@ -190,6 +190,36 @@ static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
                        mr, n);
 }
 
+/* The taps kernel, as one tap, on the tile of up to taps_mr rows at ir
+ * (A read in place) and the prepacked panel at column jr: the arithmetic
+ * of run_tile. */
+static void run_tall_tile(const block_t *b, int64_t ir, int64_t jr) {
+    enum { MAX_MR = 16 };
+    const tsr_gemm_f32_args_t *args = b->args;
+    const int tmr = b->kern->taps_mr, nr = b->kern->nr;
+    const int64_t m = TSR_MIN(tmr, b->mcur - ir);
+    const int64_t n = TSR_MIN(nr, b->ncur - jr);
+    const void *rows[MAX_MR];
+    float *c_rows[MAX_MR];
+    for (int i = 0; i < tmr; i++) {
+        /* Rows past m (computed, not stored) read row 0. */
+        const int64_t row = i < m ? ir + i : ir;
+        rows[i] = b->a_block + row * args->lda;
+        c_rows[i] = args->C + (b->ic + row) * args->ldc + b->jc + jr;
+    }
+    const int32_t tap0 = 0;
+    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
+    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
+    b->kern->ukr_taps(1, &tap0, rows, b->kcur,
+                      args->B + (b->jc + jr) * args->K + b->pc * nr,
+                      args->alpha, b->beta, c_rows, m, n,
+                      bias_row ? args->bias + b->ic + ir : NULL,
+                      bias_col ? args->bias + b->jc + jr : NULL);
+    if (b->last_k && args->epilogue)
+        args->epilogue(args->epilogue_ctx, c_rows[0], args->ldc, b->ic + ir,
+                       b->jc + jr, m, n);
+}
+
 /* The L1 share (of 48 KiB) an A block and a group of B panels may fill
  * in a narrow block's walk (narrow_group). */
 #define NARROW_L1_BYTES (40 * 1024)
@@ -250,6 +280,11 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
         const int narrow = ncur <= TSR_GEMM_F32_NARROW_MAX_NTILES * (int64_t)nr;
         const int direct_a = narrow && !args->transa && K > 0;
+        /* Prepacked B, wide blocks: A read in place in the taps kernel's
+         * taller tiles (as one tap), which load each B value once per
+         * taps_mr rows instead of mr. */
+        const int tall = !narrow && prepacked && !args->transa && K > 0 &&
+                         kern->ukr_taps && kern->taps_mr > mr;
         /* Direct B: the full panels are read in place, the tail packed. */
         const int64_t n_direct = direct_b ? ncur / nr * nr : 0;
         for (int64_t kb = 0; kb < nkb; ++kb) {
@@ -265,7 +300,9 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 const float *a_block = args->A + ic * a_sx + pc * a_sp;
                 /* Direct A: full tiles read A in place, the tail is packed
                  * (the kernel reads all mr rows). */
-                const int64_t m_direct = direct_a ? mcur / mr * mr : 0;
+                const int64_t m_direct = tall       ? mcur
+                                         : direct_a ? mcur / mr * mr
+                                                    : 0;
                 if (kcur > 0 && m_direct < mcur)
                     kern->pack(a_block + m_direct * a_sx, a_sx, a_sp,
                                mcur - m_direct, kcur, mr, pack_a);
@@ -312,6 +349,10 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                             }
                         }
                     }
+                } else if (tall) {
+                    for (int64_t jr = jr0; jr < ncur; jr += nr)
+                        for (int64_t ir = 0; ir < mcur; ir += kern->taps_mr)
+                            run_tall_tile(&blk, ir, jr);
                 } else {
                     for (int64_t jr = jr0; jr < ncur; jr += nr)
                         for (int64_t ir = 0; ir < mcur; ir += mr)
