@@ -68,9 +68,13 @@ int tsr_gemm_f32_taps_row_tile(void) {
     return tsr_gemm_f32_select_kernel()->taps_mr;
 }
 
-int tsr_gemm_f32_taps_taller(void) {
-    const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
+/* 1 when the kernel's taps tiles are taller than its plain ones. */
+static int taps_taller(const tsr_gemm_f32_kernel_t *kern) {
     return kern->ukr_taps && kern->taps_mr > kern->mr;
+}
+
+int tsr_gemm_f32_taps_taller(void) {
+    return taps_taller(tsr_gemm_f32_select_kernel());
 }
 
 const char *tsr_gemm_f32_kernel_name(void) {
@@ -129,6 +133,46 @@ typedef struct {
     int64_t n_direct; /* columns [0, n_direct) read B in place */
 } block_t;
 
+/* The block's K range of the prepacked or packed B panel of column jr
+ * (past the in-place columns, a multiple of nr), and in *next the floats
+ * from one panel to the next. */
+static const float *packed_panel(const block_t *b, int64_t jr, int64_t *next) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    const int nr = b->kern->nr;
+    if (args->b_prepacked) {
+        *next = args->K * nr;
+        return args->B + (b->jc + jr) * args->K + b->pc * nr;
+    }
+    *next = b->kcur * nr;
+    return b->pack_b + (jr - b->n_direct) * b->kcur;
+}
+
+/* The bias of the tile at rows ir, columns jr: set at the last K block's
+ * store only. */
+typedef struct {
+    const float *row, *col;
+} tile_bias_t;
+
+static tile_bias_t tile_bias(const block_t *b, int64_t ir, int64_t jr) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    tile_bias_t t = {NULL, NULL};
+    if (b->last_k && args->bias_kind == tsr_gemm_bias_per_row)
+        t.row = args->bias + b->ic + ir;
+    if (b->last_k && args->bias_kind == tsr_gemm_bias_per_col)
+        t.col = args->bias + b->jc + jr;
+    return t;
+}
+
+/* The epilogue on the m x n tile at rows ir, columns jr (C at c), after
+ * the last K block. */
+static void tile_epilogue(const block_t *b, float *c, int64_t ir, int64_t jr,
+                          int64_t m, int64_t n) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    if (b->last_k && args->epilogue)
+        args->epilogue(args->epilogue_ctx, c, args->ldc, b->ic + ir, b->jc + jr,
+                       m, n);
+}
+
 /* The micro-kernel (and epilogue) on the tile at rows ir, columns jr of
  * the block. */
 static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
@@ -136,16 +180,13 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
     const int mr = b->kern->mr, nr = b->kern->nr;
     const int64_t m = TSR_MIN(mr, b->mcur - ir);
     const int64_t n = TSR_MIN(nr, b->ncur - jr);
-    const float *pb = b->pack_b;
-    int64_t b_stride = nr;
-    if (args->b_prepacked) {
-        /* jc + jr is a multiple of nr: its panel. */
-        pb = args->B + (b->jc + jr) * args->K + b->pc * nr;
-    } else if (jr < b->n_direct) {
+    const float *pb;
+    int64_t b_stride = nr, next;
+    if (!args->b_prepacked && jr < b->n_direct) {
         pb = args->B + b->pc * b->b_sp + b->jc + jr;
         b_stride = b->b_sp;
-    } else if (b->kcur > 0) {
-        pb = b->pack_b + (jr - b->n_direct) * b->kcur;
+    } else {
+        pb = packed_panel(b, jr, &next);
     }
     const int in_place = ir < b->m_direct;
     const float *pa = b->pack_a;
@@ -154,16 +195,10 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
     else if (b->kcur > 0)
         pa = b->pack_a + (ir - b->m_direct) * b->kcur;
     float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
-    /* The bias joins at the last K block's store. */
-    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
-    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
+    const tile_bias_t bias = tile_bias(b, ir, jr);
     b->kern->ukr(b->kcur, args->alpha, pa, in_place ? args->lda : 0, pb,
-                 b_stride, b->beta, c, args->ldc, m, n,
-                 bias_row ? args->bias + b->ic + ir : NULL,
-                 bias_col ? args->bias + b->jc + jr : NULL);
-    if (b->last_k && args->epilogue)
-        args->epilogue(args->epilogue_ctx, c, args->ldc, b->ic + ir, b->jc + jr,
-                       m, n);
+                 b_stride, b->beta, c, args->ldc, m, n, bias.row, bias.col);
+    tile_epilogue(b, c, ir, jr, m, n);
 }
 
 /* The micro-kernel (and epilogue) on the full in-place tile at rows ir
@@ -172,22 +207,14 @@ static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
     const tsr_gemm_f32_args_t *args = b->args;
     const int mr = b->kern->mr, nr = b->kern->nr;
     const int64_t n = TSR_MIN(2 * nr, b->ncur - jr);
-    const float *pb = b->pack_b + (jr - b->n_direct) * b->kcur;
-    int64_t next = b->kcur * nr;
-    if (args->b_prepacked) {
-        pb = args->B + (b->jc + jr) * args->K + b->pc * nr;
-        next = args->K * nr;
-    }
+    int64_t next;
+    const float *pb = packed_panel(b, jr, &next);
     float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
-    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
-    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
+    const tile_bias_t bias = tile_bias(b, ir, jr);
     b->kern->ukr_wide(b->kcur, args->alpha, b->a_block + ir * args->lda,
-                      args->lda, pb, next, b->beta, c, args->ldc, n,
-                      bias_row ? args->bias + b->ic + ir : NULL,
-                      bias_col ? args->bias + b->jc + jr : NULL);
-    if (b->last_k && args->epilogue)
-        args->epilogue(args->epilogue_ctx, c, args->ldc, b->ic + ir, b->jc + jr,
-                       mr, n);
+                      args->lda, pb, next, b->beta, c, args->ldc, n, bias.row,
+                      bias.col);
+    tile_epilogue(b, c, ir, jr, mr, n);
 }
 
 /* The taps kernel, as one tap, on the tile of up to taps_mr rows at ir
@@ -208,16 +235,11 @@ static void run_tall_tile(const block_t *b, int64_t ir, int64_t jr) {
         c_rows[i] = args->C + (b->ic + row) * args->ldc + b->jc + jr;
     }
     const int32_t tap0 = 0;
-    const int bias_row = b->last_k && args->bias_kind == tsr_gemm_bias_per_row;
-    const int bias_col = b->last_k && args->bias_kind == tsr_gemm_bias_per_col;
-    b->kern->ukr_taps(1, &tap0, rows, b->kcur,
-                      args->B + (b->jc + jr) * args->K + b->pc * nr,
-                      args->alpha, b->beta, c_rows, m, n,
-                      bias_row ? args->bias + b->ic + ir : NULL,
-                      bias_col ? args->bias + b->jc + jr : NULL);
-    if (b->last_k && args->epilogue)
-        args->epilogue(args->epilogue_ctx, c_rows[0], args->ldc, b->ic + ir,
-                       b->jc + jr, m, n);
+    int64_t next;
+    const tile_bias_t bias = tile_bias(b, ir, jr);
+    b->kern->ukr_taps(1, &tap0, rows, b->kcur, packed_panel(b, jr, &next),
+                      args->alpha, b->beta, c_rows, m, n, bias.row, bias.col);
+    tile_epilogue(b, c_rows[0], ir, jr, m, n);
 }
 
 /* The L1 share (of 48 KiB) an A block and a group of B panels may fill
@@ -284,7 +306,7 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
          * taller tiles (as one tap), which load each B value once per
          * taps_mr rows instead of mr. */
         const int tall = !narrow && prepacked && !args->transa && K > 0 &&
-                         kern->ukr_taps && kern->taps_mr > mr;
+                         taps_taller(kern);
         /* Direct B: the full panels are read in place, the tail packed. */
         const int64_t n_direct = direct_b ? ncur / nr * nr : 0;
         for (int64_t kb = 0; kb < nkb; ++kb) {
@@ -299,7 +321,8 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
                 const float *a_block = args->A + ic * a_sx + pc * a_sp;
                 /* Direct A: full tiles read A in place, the tail is packed
-                 * (the kernel reads all mr rows). */
+                 * (the kernel reads all mr rows); tall tiles read all of
+                 * A in place. */
                 const int64_t m_direct = tall       ? mcur
                                          : direct_a ? mcur / mr * mr
                                                     : 0;
