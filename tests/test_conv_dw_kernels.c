@@ -69,6 +69,7 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
 
     dw_row_args_t a;
     memset(&a, 0, sizeof(a));
+    a.nh = 1;
     a.nrows = nrows;
     for (int r = 0; r < nrows; r++) {
         a.src_row[r] = src + r * row_floats;

@@ -45,6 +45,10 @@ typedef struct {
     const float *src_row[DW_MAX_ROWS]; /* row (id, ih), iw 0, first channel */
     const float *wei_row[DW_MAX_ROWS]; /* tap (kd, kh, kw 0), first channel */
     tsr_dim_t ow0, now, nc;            /* row segment and channels */
+    /* Output rows of the call: row h reads src_row[r] + h * src_hs and
+     * writes dst + h * dst_hs. Above 1 only for kernels flagged in
+     * dw_conv_conf_t.row_bands. */
+    tsr_dim_t nh, src_hs, dst_hs;
     /* Problem along w; strides in elements. */
     tsr_dim_t KW, SW, DW, padL, IW;
     tsr_dim_t src_sw, src_cv, wei_sw;
@@ -188,6 +192,12 @@ typedef struct {
     int cache_blk16;
     dw_row_fn row;
     int row_blocks16; /* row takes src_bs, dst_bs (see dw_row_args_t) */
+    /* row takes bands of output rows (dw_row_args_t.nh), each of whose
+     * 16-channel blocks it walks down the band: a block's input rows
+     * shared by consecutive output rows stay in L1. Items then span
+     * band_h output rows of one block. */
+    int row_bands;
+    tsr_dim_t band_h;
 
     tsr_epilogue_t ep;
     int ep_identity, ep_in_kernel, ep_uniform_w;

@@ -20,6 +20,11 @@
 #define UR 6
 #define NV_MAX 4 /* GROUP_C / VLEN */
 #define GROUP_C DW_GROUP_C
+/* Input rows of a band's group of blocks kept in L1 (of 48 KiB) while
+ * the group walks down the band. */
+#ifndef BAND_L1_BYTES
+#define BAND_L1_BYTES (24 * 1024)
+#endif
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 /* Loops over registers (points, vectors, taps of a column) must unroll
  * fully for the accumulators to stay in registers. */
@@ -524,28 +529,37 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
                    a->now >= 4;
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points, as in the AVX2 kernel, and so do blocked k3 rows (their
-     * vectors go one at a time, at offsets of the vector strides).
-     * Other blocked rows take one vector per group. */
-    const tsr_dim_t group = k3 && (a->SW == 2 || blk) ? a->nc
-                            : blk                     ? VLEN
-                                                      : GROUP_C;
+     * vectors go one at a time, at offsets of the vector strides), but
+     * in bands only as many blocks as keep their input rows in L1 down
+     * the band. Other blocked rows take one vector per group. */
+    const tsr_dim_t span = ((a->now - 1) * a->SW + (a->KW - 1) * a->DW + 1) *
+                           a->nrows * VLEN * (tsr_dim_t)sizeof(float);
+    const tsr_dim_t band_group = span > 0 && span < BAND_L1_BYTES
+                                         ? VLEN * (BAND_L1_BYTES / span)
+                                         : VLEN;
+    const tsr_dim_t group = blk && k3 && a->nh > 1      ? band_group
+                            : k3 && (a->SW == 2 || blk) ? a->nc
+                            : blk                       ? VLEN
+                                                        : GROUP_C;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
-        /* The group's first channel folded into every pointer, so the
-         * vector offsets inside it are constants. */
-        dw_set_taps(a, (c / VLEN) * src_vs, c, taps);
         rw.bias = a->bias ? a->bias + c : NULL;
-        if (!a->common) {
-            rw.dst = a->dst + (c / VLEN) * dst_vs;
-        } else {
-            rw.cdst =
-                    (char *)a->dst + (c / VLEN) * dst_vs * a->common->dt_bytes;
-            rw.cc0 = a->common_c0 + c;
+        for (tsr_dim_t h = 0; h < a->nh; h++) {
+            /* The group's first channel folded into every pointer, so
+             * the vector offsets inside it are constants. */
+            dw_set_taps(a, (c / VLEN) * src_vs + h * a->src_hs, c, taps);
+            const tsr_dim_t dst_off = (c / VLEN) * dst_vs + h * a->dst_hs;
+            if (!a->common) {
+                rw.dst = a->dst + dst_off;
+            } else {
+                rw.cdst = (char *)a->dst + dst_off * a->common->dt_bytes;
+                rw.cc0 = a->common_c0 + c;
+            }
+            if (k3)
+                k3_row(&rw, a, nc, blk);
+            else
+                row(&rw, a, nc, in_lo, in_hi);
         }
-        if (k3)
-            k3_row(&rw, a, nc, blk);
-        else
-            row(&rw, a, nc, in_lo, in_hi);
     }
 }
 

@@ -244,6 +244,18 @@ static void plan_work(dw_conv_conf_t *cf) {
         chunk = TSR_MIN(chunk, ROWS_CACHE_BYTES / row_bytes / 16 * 16);
     }
     cf->chunk_c = chunk_for(cf, TSR_MAX(16, chunk));
+    cf->band_h = 1;
+    if (cf->row_bands) {
+        /* Up to `target` chunks of whole blocks, then bands of rows as
+         * few as make `target` items: calls are few, a call's blocks
+         * each walk many rows. */
+        const tsr_dim_t target = (tsr_dim_t)ITEMS_PER_THREAD * cf->nthr;
+        const tsr_dim_t blocks = tsr_div_up(cf->C, 16);
+        cf->chunk_c = 16 * tsr_div_up(blocks, TSR_MIN(blocks, target));
+        const tsr_dim_t items =
+                sh->MB * sh->OD * tsr_div_up(cf->C, cf->chunk_c);
+        cf->band_h = tsr_div_up(sh->OH, tsr_div_up(target, items));
+    }
     /* The f32 accumulators go to a tile unless dst is f32 and no sum
      * needs its old values. */
     cf->tile_floats =
@@ -355,6 +367,10 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
                     ? tsr_epilogue_common_form(&cf->ep.fused, ddt,
                                                cf->ep.round_mode)
                     : 0;
+    /* Bands need the sums in dst with nothing left to apply (a pass per
+     * row would read the band back from L2). */
+    cf->row_bands = cf->rows_inner && cf->row_blocks16 &&
+                    (cf->ep_identity || cf->ep_in_kernel);
     plan_work(cf);
     return tsr_success;
 }
@@ -612,11 +628,12 @@ static void row_by_blocks16(const dw_conv_conf_t *cf, dw_row_args_t *a) {
     *a = whole;
 }
 
-/* Output row (n, od, oh), channels c0 .. c0 + nc; `tile`: the thread's
- * accumulator tile, or NULL. */
+/* Output rows (n, od, oh .. oh + nh), channels c0 .. c0 + nc, rows whose
+ * (kd, kh) taps are the same (nh 1 unless row_bands); `tile`: the
+ * thread's accumulator tile, or NULL. */
 static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
-                    tsr_dim_t n, tsr_dim_t od, tsr_dim_t oh, tsr_dim_t c0,
-                    tsr_dim_t nc) {
+                    tsr_dim_t n, tsr_dim_t od, tsr_dim_t oh, tsr_dim_t nh,
+                    tsr_dim_t c0, tsr_dim_t nc) {
     const dw_conv_conf_t *cf = e->cf;
     const conv_sizes_t *sh = &cf->sh;
     dw_row_args_t a;
@@ -640,6 +657,9 @@ static void run_row(const exec_t *e, float *tile, row_cache_t *rows,
             a.nrows++;
         }
     a.nc = nc;
+    a.nh = nh;
+    a.src_hs = sh->KSH * cf->src_s[DW_H];
+    a.dst_hs = cf->dst_s[DW_H];
     a.KW = sh->KW;
     a.SW = sh->KSW;
     a.DW = cf->DW;
@@ -734,6 +754,25 @@ static void repack_weights(const dw_conv_conf_t *cf, const void *wei,
     }
 }
 
+/* How many output rows from oh (below oh_end) one call takes: 1, or
+ * with row_bands those whose kh taps are oh's. */
+static tsr_dim_t same_taps_rows(const dw_conv_conf_t *cf, tsr_dim_t oh,
+                                tsr_dim_t oh_end) {
+    if (!cf->row_bands)
+        return 1;
+    const conv_sizes_t *sh = &cf->sh;
+    tsr_dim_t i0, lo, hi, nh = 1;
+    tap_range(oh, sh->KSH, sh->padT, cf->DH, sh->KH, sh->IH, &i0, &lo, &hi);
+    for (; oh + nh < oh_end; nh++) {
+        tsr_dim_t lo1, hi1;
+        tap_range(oh + nh, sh->KSH, sh->padT, cf->DH, sh->KH, sh->IH, &i0, &lo1,
+                  &hi1);
+        if (lo1 != lo || hi1 != hi)
+            break;
+    }
+    return nh;
+}
+
 static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
                                     const tsr_exec_ctx_t *ctx) {
     const dw_conv_conf_t *cf = pd->impl_data;
@@ -767,10 +806,12 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         e.wei = packed;
         memcpy(e.wei_s, cf->packed_s, sizeof(e.wei_s));
     }
-    /* Items over (n, oh, od, chunk), chunk fastest so a row's pixels are
-     * used whole while cached; or (n, chunk, od, oh) (rows_inner). */
+    /* Items over (n, band, od, chunk), chunk fastest so a row's pixels
+     * are used whole while cached; or (n, chunk, od, band) (rows_inner).
+     * Bands of band_h output rows. */
     const tsr_dim_t nchunks = tsr_div_up(cf->C, cf->chunk_c);
-    const tsr_dim_t items = sh->MB * nchunks * sh->OD * sh->OH;
+    const tsr_dim_t nbands = tsr_div_up(sh->OH, cf->band_h);
+    const tsr_dim_t items = sh->MB * nchunks * sh->OD * nbands;
 #pragma omp parallel num_threads(cf->nthr)
     {
         if (!cf->wei_direct)
@@ -787,20 +828,25 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
             /* No barrier of its own: the end of the region is one. */
 #pragma omp for schedule(static) nowait
         for (tsr_dim_t i = 0; i < items; i++) {
-            tsr_dim_t chunk, od, oh;
+            tsr_dim_t chunk, od, band;
             if (cf->rows_inner) {
-                oh = i % sh->OH;
-                od = (i / sh->OH) % sh->OD;
-                chunk = (i / (sh->OH * sh->OD)) % nchunks;
+                band = i % nbands;
+                od = (i / nbands) % sh->OD;
+                chunk = (i / (nbands * sh->OD)) % nchunks;
             } else {
                 chunk = i % nchunks;
                 od = (i / nchunks) % sh->OD;
-                oh = (i / (nchunks * sh->OD)) % sh->OH;
+                band = (i / (nchunks * sh->OD)) % nbands;
             }
-            const tsr_dim_t n = i / (sh->OH * sh->OD * nchunks);
+            const tsr_dim_t n = i / (nbands * sh->OD * nchunks);
             const tsr_dim_t c0 = chunk * cf->chunk_c;
-            run_row(&e, tile, rows, n, od, oh, c0,
-                    TSR_MIN(cf->chunk_c, cf->C - c0));
+            const tsr_dim_t oh_end = TSR_MIN(sh->OH, (band + 1) * cf->band_h);
+            for (tsr_dim_t oh = band * cf->band_h; oh < oh_end;) {
+                const tsr_dim_t nh = same_taps_rows(cf, oh, oh_end);
+                run_row(&e, tile, rows, n, od, oh, nh, c0,
+                        TSR_MIN(cf->chunk_c, cf->C - c0));
+                oh += nh;
+            }
         }
     }
     return tsr_success;
