@@ -4,7 +4,9 @@
  * counts around its 16-channel vectors and 64-channel groups (masked
  * tails), 3-tap rows at stride 1 and 2 and general taps, borders, row
  * segments not starting at 0, 1 to 3 input rows, with and without bias,
- * channels-last and blocked data (which it hands to the AVX2 kernel).
+ * channels-last and blocked data (which it hands to the AVX2 kernel);
+ * and its bands of rows on 16-channel blocked data equal row by row
+ * calls.
  * That the AVX2 kernel is right is the benchdnn batch's part
  * (inputs/conv/test_conv_dw_ci). Needs a CPU with AVX-512 (else, or with
  * the ISA capped below it, nothing is compared). */
@@ -109,6 +111,80 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
     return same;
 }
 
+/* A band of nh output rows in one call of the AVX-512 kernel (which walks
+ * groups of 16-channel blocks down the band) equals nh calls of one row
+ * each, bit for bit, writing nothing else: nChw16c data of nc channels,
+ * rows of IW points, 3 kernel rows, row stride SH. */
+static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
+                       tsr_dim_t SH, tsr_dim_t nh, int with_bias) {
+    const int nrows = 3;
+    const tsr_dim_t OW =
+            (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
+    const tsr_dim_t blocks = (nc + 15) / 16;
+    const tsr_dim_t IH = (nh - 1) * SH + nrows;
+    const tsr_dim_t src_bs = IH * IW * 16, dst_bs = nh * OW * 16;
+    const tsr_dim_t wei_sw = blocks * 16;
+    float *src = malloc((size_t)(blocks * src_bs) * sizeof(float));
+    float *wei = malloc((size_t)(nrows * t->KW * wei_sw) * sizeof(float));
+    float *bias = malloc((size_t)wei_sw * sizeof(float));
+    fill(src, (size_t)(blocks * src_bs));
+    fill(wei, (size_t)(nrows * t->KW * wei_sw));
+    fill(bias, (size_t)wei_sw);
+
+    dw_row_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.nrows = nrows;
+    for (int r = 0; r < nrows; r++) {
+        a.src_row[r] = src + r * IW * 16;
+        a.wei_row[r] = wei + r * t->KW * wei_sw;
+    }
+    a.now = OW;
+    a.nc = nc;
+    a.KW = t->KW;
+    a.SW = t->SW;
+    a.DW = t->DW;
+    a.padL = t->pad;
+    a.IW = IW;
+    a.src_sw = 16;
+    a.src_cv = DW_VLEN;
+    a.src_bs = src_bs;
+    a.wei_sw = wei_sw;
+    a.dst_sw = 16;
+    a.dst_cv = DW_VLEN;
+    a.dst_bs = dst_bs;
+    a.bias = with_bias ? bias : NULL;
+    a.nh = nh;
+    a.src_hs = SH * IW * 16;
+    a.dst_hs = OW * 16;
+    const size_t dst_floats = (size_t)(blocks * dst_bs);
+    float *got = run(dw_conv_row_avx512, a, dst_floats);
+
+    float *want = malloc(dst_floats * sizeof(float));
+    for (size_t i = 0; i < dst_floats; i++)
+        want[i] = SENTINEL;
+    dw_row_args_t one = a;
+    one.nh = 1;
+    for (tsr_dim_t h = 0; h < nh; h++) {
+        for (int r = 0; r < nrows; r++)
+            one.src_row[r] = a.src_row[r] + h * a.src_hs;
+        one.dst = want + h * a.dst_hs;
+        dw_conv_row_avx512(&one);
+    }
+    const int same = memcmp(want, got, dst_floats * sizeof(float)) == 0;
+    if (!same)
+        fprintf(stderr,
+                "band differs: nc %ld KW %ld SW %ld IW %ld SH %ld nh %ld "
+                "bias %d\n",
+                (long)nc, (long)t->KW, (long)t->SW, (long)IW, (long)SH,
+                (long)nh, with_bias);
+    free(want);
+    free(got);
+    free(src);
+    free(wei);
+    free(bias);
+    return same;
+}
+
 int main(void) {
     if (!tsr_mayiuse(tsr_cpu_isa_avx512_core)) {
         printf("no AVX-512 (or ISA capped below it): nothing to compare\n");
@@ -140,6 +216,21 @@ int main(void) {
                         failed++;
                     compared++;
                 }
+    /* Bands: rows of 7 to 112 points (up to 24 blocks a group, down to
+     * one), stride 1 and 2, general taps. */
+    static const tsr_dim_t band_channels[] = {16, 24, 48, 136};
+    static const tsr_dim_t band_widths[] = {7, 14, 28, 112};
+    static const taps_t band_taps[] = {
+            {3, 1, 1, 1}, {3, 2, 1, 1}, {5, 1, 1, 2}};
+    for (size_t ci = 0; ci < sizeof(band_channels) / sizeof(tsr_dim_t); ci++)
+        for (size_t wi = 0; wi < sizeof(band_widths) / sizeof(tsr_dim_t); wi++)
+            for (size_t ti = 0; ti < sizeof(band_taps) / sizeof(taps_t); ti++) {
+                const tsr_dim_t SH = band_taps[ti].SW;
+                if (!band_agrees(band_channels[ci], &band_taps[ti],
+                                 band_widths[wi], SH, 4, (int)(wi & 1)))
+                    failed++;
+                compared++;
+            }
     CHECK(failed == 0);
     printf("%d problems compared, %d differ\n", compared, failed);
     return check_failures() != 0;
