@@ -12,6 +12,7 @@
  *
  * Level: TSR_VERBOSE (0, 1, 2, or oneDNN's words: none, profile_exec,
  * profile, all), overridden by tsr_set_verbose. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
