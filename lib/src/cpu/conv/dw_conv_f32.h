@@ -6,16 +6,17 @@
  * Channels are the vector dim: data is channels-last (nwc, nhwc, ndhwc) or
  * blocked by 8 channels (nCw8c, nChw8c, nCdhw8c), addressed alike as
  * vectors of 8 channels at a vector stride (8 channels-last, the block
- * stride blocked), or blocked by 16 channels (nChw16c...: "any" with
- * AVX-512), whose blocks hold two such vectors at stride 8 and are a
- * block stride apart. Weights are used tap-major with the channel
- * innermost (hwigo-like), taken in place when the user's layout is such,
- * else repacked per execution into the scratchpad.
+ * stride blocked; nChw8c...: f32 "any" with AVX2), or blocked by 16
+ * channels (nChw16c...: f32 "any" with AVX-512), whose blocks hold two
+ * such vectors at stride 8 and are a block stride apart. Weights are used
+ * tap-major with the channel innermost (hwigo-like), taken in place when the
+ * user's layout is such, else repacked per execution into the scratchpad.
  *
  * A kernel call computes one output row segment (fixed n, od, oh; ow0 ..
  * ow0 + now) for a range of channels: the caller lists the input rows
  * (id, ih) that the valid (kd, kh) taps read, the kernel walks the width
- * taps, borders (some kw taps in the padding) apart from the interior.
+ * taps, borders (some kw taps in the padding) apart from the interior;
+ * or the same segment of a band of output rows whose taps are alike.
  * Every output element sums its taps in the fixed order (kd, kh, kw) from
  * zero, so results do not depend on how work is split. */
 #ifndef TSR_CPU_CONV_DW_CONV_F32_H
@@ -45,9 +46,8 @@ typedef struct {
     const float *src_row[DW_MAX_ROWS]; /* row (id, ih), iw 0, first channel */
     const float *wei_row[DW_MAX_ROWS]; /* tap (kd, kh, kw 0), first channel */
     tsr_dim_t ow0, now, nc;            /* row segment and channels */
-    /* Output rows of the call: row h reads src_row[r] + h * src_hs and
-     * writes dst + h * dst_hs. Above 1 only for kernels flagged in
-     * dw_conv_conf_t.row_bands. */
+    /* Output rows of the call (a band, see dw_conv_conf_t.row_bands):
+     * row h reads src_row[r] + h * src_hs and writes dst + h * dst_hs. */
     tsr_dim_t nh, src_hs, dst_hs;
     /* Problem along w; strides in elements. */
     tsr_dim_t KW, SW, DW, padL, IW;
@@ -133,6 +133,22 @@ static inline void dw_interior_points(const dw_row_args_t *a, tsr_dim_t *lo,
     *hi = h > a->now ? a->now : h;
 }
 
+/* Input rows of a band's group of channels kept in L1 (of 48 KiB) while
+ * the group walks down the band. */
+#define DW_BAND_L1_BYTES (24 * 1024)
+
+/* The channels a vector kernel takes per walk down a band of blocked
+ * rows: as many vectors of vlen channels as keep their input rows (the
+ * call's columns of every kernel row) within DW_BAND_L1_BYTES, at least
+ * one. */
+static inline tsr_dim_t dw_band_group(const dw_row_args_t *a, tsr_dim_t vlen) {
+    const tsr_dim_t span = ((a->now - 1) * a->SW + (a->KW - 1) * a->DW + 1) *
+                           a->nrows * vlen * (tsr_dim_t)sizeof(float);
+    return span > 0 && span < DW_BAND_L1_BYTES
+                   ? vlen * (DW_BAND_L1_BYTES / span)
+                   : vlen;
+}
+
 /* The taps of a call's channel group: tap (r, kw) reads input row r from
  * point kw * DW, at the group's channel offset src_c, and the weights of
  * tap (r, kw) from channel c. */
@@ -168,7 +184,7 @@ typedef struct {
     int dst_cl; /* dst channels-last: a point's channels in one run */
     /* Work items walk the output rows of a channel chunk (not the chunks
      * of a row), so a chunk's input rows stay cached between rows:
-     * 16-channel blocked sources, whose rows are contiguous per block. */
+     * blocked sources, whose rows are contiguous per block. */
     int rows_inner;
 
     int wei_direct;     /* user weights used in place */
@@ -192,10 +208,10 @@ typedef struct {
     int cache_blk16;
     dw_row_fn row;
     int row_blocks16; /* row takes src_bs, dst_bs (see dw_row_args_t) */
-    /* row takes bands of output rows (dw_row_args_t.nh), each of whose
-     * 16-channel blocks it walks down the band: a block's input rows
-     * shared by consecutive output rows stay in L1. Items then span
-     * band_h output rows of one block. */
+    /* Calls on blocked sources take bands of output rows
+     * (dw_row_args_t.nh), down which the vector kernels walk a group of
+     * blocks at a time: the input rows consecutive output rows share
+     * stay in L1. Items then span band_h output rows. */
     int row_bands;
     tsr_dim_t band_h;
 

@@ -485,20 +485,26 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
      * points: a block's columns are then one contiguous run per input row,
      * and the per-group setup runs once (MobileNet's 128- to 512-channel
      * stride-2 layers: +10% on one thread). */
-    const tsr_dim_t group = k3 && a->SW == 2 ? a->nc : GROUP_C;
+    /* Bands of blocked k3 rows: groups that keep their input rows in L1
+     * down the band. */
+    const tsr_dim_t group = k3 && a->nh > 1 && !cl ? dw_band_group(a, DW_VLEN)
+                            : k3 && a->SW == 2     ? a->nc
+                                                   : GROUP_C;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
-        /* The group's first channel folded into every pointer, so the
-         * vector offsets inside it are constants. */
-        dw_set_taps(a, (c / DW_VLEN) * a->src_cv, c, taps);
-        rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv;
         rw.bias = a->bias ? a->bias + c : NULL;
-        if (k3)
-            k3_row(&rw, a, nc, cl);
-        else if (cl)
-            row(&rw, a, nc, 1, in_lo, in_hi);
-        else
-            row(&rw, a, nc, 0, in_lo, in_hi);
+        for (tsr_dim_t h = 0; h < a->nh; h++) {
+            /* The group's first channel folded into every pointer, so
+             * the vector offsets inside it are constants. */
+            dw_set_taps(a, (c / DW_VLEN) * a->src_cv + h * a->src_hs, c, taps);
+            rw.dst = a->dst + (c / DW_VLEN) * a->dst_cv + h * a->dst_hs;
+            if (k3)
+                k3_row(&rw, a, nc, cl);
+            else if (cl)
+                row(&rw, a, nc, 1, in_lo, in_hi);
+            else
+                row(&rw, a, nc, 0, in_lo, in_hi);
+        }
     }
 }
 

@@ -20,11 +20,6 @@
 #define UR 6
 #define NV_MAX 4 /* GROUP_C / VLEN */
 #define GROUP_C DW_GROUP_C
-/* Input rows of a band's group of blocks kept in L1 (of 48 KiB) while
- * the group walks down the band. */
-#ifndef BAND_L1_BYTES
-#define BAND_L1_BYTES (24 * 1024)
-#endif
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 /* Loops over registers (points, vectors, taps of a column) must unroll
  * fully for the accumulators to stay in registers. */
@@ -532,12 +527,7 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
      * vectors go one at a time, at offsets of the vector strides), but
      * in bands only as many blocks as keep their input rows in L1 down
      * the band. Other blocked rows take one vector per group. */
-    const tsr_dim_t span = ((a->now - 1) * a->SW + (a->KW - 1) * a->DW + 1) *
-                           a->nrows * VLEN * (tsr_dim_t)sizeof(float);
-    const tsr_dim_t band_group = span > 0 && span < BAND_L1_BYTES
-                                         ? VLEN * (BAND_L1_BYTES / span)
-                                         : VLEN;
-    const tsr_dim_t group = blk && k3 && a->nh > 1      ? band_group
+    const tsr_dim_t group = blk && k3 && a->nh > 1      ? dw_band_group(a, VLEN)
                             : k3 && (a->SW == 2 || blk) ? a->nc
                             : blk                       ? VLEN
                                                         : GROUP_C;

@@ -47,37 +47,39 @@
 /* The portable row kernel: the loops of the vector ones, a point and a
  * vector of channels at a time. */
 static void dw_conv_row_generic(const dw_row_args_t *a) {
-    for (tsr_dim_t ow = 0; ow < a->now; ow++) {
-        const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
-        tsr_dim_t lo, hi;
-        conv_inside_taps(iw0, a->DW, a->KW, a->IW, &lo, &hi);
-        for (tsr_dim_t j = 0; j * DW_VLEN < a->nc; j++) {
-            const tsr_dim_t nl = TSR_MIN(DW_VLEN, a->nc - j * DW_VLEN);
-            float acc[DW_VLEN] = {0};
-            for (int r = 0; r < a->nrows; r++) {
-                for (tsr_dim_t kw = lo; kw < hi; kw++) {
-                    const float *s = a->src_row[r] +
-                                     (iw0 + kw * a->DW) * a->src_sw +
-                                     j * a->src_cv;
-                    const float *w =
-                            a->wei_row[r] + kw * a->wei_sw + j * DW_VLEN;
-                    for (tsr_dim_t l = 0; l < nl; l++)
-                        acc[l] += s[l] * w[l];
+    for (tsr_dim_t h = 0; h < a->nh; h++)
+        for (tsr_dim_t ow = 0; ow < a->now; ow++) {
+            const tsr_dim_t iw0 = (a->ow0 + ow) * a->SW - a->padL;
+            tsr_dim_t lo, hi;
+            conv_inside_taps(iw0, a->DW, a->KW, a->IW, &lo, &hi);
+            for (tsr_dim_t j = 0; j * DW_VLEN < a->nc; j++) {
+                const tsr_dim_t nl = TSR_MIN(DW_VLEN, a->nc - j * DW_VLEN);
+                float acc[DW_VLEN] = {0};
+                for (int r = 0; r < a->nrows; r++) {
+                    for (tsr_dim_t kw = lo; kw < hi; kw++) {
+                        const float *s = a->src_row[r] + h * a->src_hs +
+                                         (iw0 + kw * a->DW) * a->src_sw +
+                                         j * a->src_cv;
+                        const float *w =
+                                a->wei_row[r] + kw * a->wei_sw + j * DW_VLEN;
+                        for (tsr_dim_t l = 0; l < nl; l++)
+                            acc[l] += s[l] * w[l];
+                    }
                 }
-            }
-            float *d = a->dst + ow * a->dst_sw + j * a->dst_cv;
-            for (tsr_dim_t l = 0; l < nl; l++) {
-                const float v =
-                        a->bias ? acc[l] + a->bias[j * DW_VLEN + l] : acc[l];
-                if (a->store_s32) {
-                    const int32_t i = (int32_t)v; /* an exact integer */
-                    memcpy(d + l, &i, sizeof(i));
-                } else {
-                    d[l] = v;
+                float *d =
+                        a->dst + h * a->dst_hs + ow * a->dst_sw + j * a->dst_cv;
+                for (tsr_dim_t l = 0; l < nl; l++) {
+                    const float v = a->bias ? acc[l] + a->bias[j * DW_VLEN + l]
+                                            : acc[l];
+                    if (a->store_s32) {
+                        const int32_t i = (int32_t)v; /* an exact integer */
+                        memcpy(d + l, &i, sizeof(i));
+                    } else {
+                        d[l] = v;
+                    }
                 }
             }
         }
-    }
 }
 
 static void dw_int8_to_f32_generic(float *dst, const void *src, const float *zp,
@@ -142,19 +144,20 @@ static tsr_status_t weights_any(tsr_memory_desc_t *md) {
                                            strides);
 }
 
-/* "any": data 16-channel blocked when `blk16`, else channels-last;
+/* "any": data blocked by cblk channels, or channels-last when cblk is 0;
  * weights tap-major with the group innermost (weights_any); a plain 1D
  * bias. */
-static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind, int blk16) {
+static tsr_status_t resolve_any(tsr_memory_desc_t *md, int kind,
+                                tsr_dim_t cblk) {
     if (!md_is_any(md))
         return tsr_success;
     if (kind == TSR_MD_WEIGHTS)
         return weights_any(md);
     int order[TSR_MAX_NDIMS], k = 0;
     const int nd = md->ndims;
-    const tsr_dim_t blk[1] = {2 * DW_VLEN};
+    const tsr_dim_t blk[1] = {cblk};
     const int blk_idx[1] = {1};
-    const int blocked = kind != TSR_MD_BIAS && blk16;
+    const int blocked = kind != TSR_MD_BIAS && cblk > 0;
     if (kind == TSR_MD_BIAS || blocked) {
         for (int d = 0; d < nd; d++)
             order[k++] = d;
@@ -318,11 +321,17 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     cf->to_f32 = avx512                          ? dw_int8_to_f32_avx512
                  : tsr_mayiuse(tsr_cpu_isa_avx2) ? dw_int8_to_f32_avx2
                                                  : dw_int8_to_f32_generic;
-    const int blk16 = avx512 && !int8;
-    if (resolve_any(src, TSR_MD_SRC, blk16) != tsr_success ||
-        resolve_any(dst, TSR_MD_DST, blk16) != tsr_success ||
-        resolve_any(wei, TSR_MD_WEIGHTS, blk16) != tsr_success ||
-        (with_bias && resolve_any(bia, TSR_MD_BIAS, blk16) != tsr_success))
+    /* "any" data in the vector kernels' blocks, whose rows are contiguous
+     * for bands (row_bands), f32 only: int8 sources are converted by
+     * channels-last rows. */
+    const tsr_dim_t any_cblk = int8                            ? 0
+                               : avx512                        ? 2 * DW_VLEN
+                               : tsr_mayiuse(tsr_cpu_isa_avx2) ? DW_VLEN
+                                                               : 0;
+    if (resolve_any(src, TSR_MD_SRC, any_cblk) != tsr_success ||
+        resolve_any(dst, TSR_MD_DST, any_cblk) != tsr_success ||
+        resolve_any(wei, TSR_MD_WEIGHTS, any_cblk) != tsr_success ||
+        (with_bias && resolve_any(bia, TSR_MD_BIAS, any_cblk) != tsr_success))
         return tsr_unimplemented;
     int src_blocked, dst_blocked;
     if (!data_layout_ok(src, &cf->src_cblk, &src_blocked) ||
@@ -338,7 +347,7 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     cf->src_off0 = src->offset0;
     cf->dst_off0 = dst->offset0;
     cf->dst_cl = !dst_blocked;
-    cf->rows_inner = cf->src_cblk == 2 * DW_VLEN;
+    cf->rows_inner = src_blocked;
     cf->cache_blk16 = int8 && avx512;
     /* The AVX-512 kernel passes 8-channel blocks to the AVX2 one. */
     cf->row_blocks16 = avx512 && !(src_blocked && cf->src_cblk == DW_VLEN) &&
@@ -369,8 +378,7 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
                     : 0;
     /* Bands need the sums in dst with nothing left to apply (a pass per
      * row would read the band back from L2). */
-    cf->row_bands = cf->rows_inner && cf->row_blocks16 &&
-                    (cf->ep_identity || cf->ep_in_kernel);
+    cf->row_bands = cf->rows_inner && (cf->ep_identity || cf->ep_in_kernel);
     plan_work(cf);
     return tsr_success;
 }
