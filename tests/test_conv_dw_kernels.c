@@ -5,11 +5,12 @@
  * tails), 3-tap rows at stride 1 and 2 and general taps, borders, row
  * segments not starting at 0, 1 to 3 input rows, with and without bias,
  * channels-last and blocked data (which it hands to the AVX2 kernel);
- * and its bands of rows on 16-channel blocked data equal row by row
- * calls.
+ * and the bands of rows of both kernels on blocked data equal row by
+ * row calls (the AVX2 ones also without AVX-512).
  * That the AVX2 kernel is right is the benchdnn batch's part
- * (inputs/conv/test_conv_dw_ci). Needs a CPU with AVX-512 (else, or with
- * the ISA capped below it, nothing is compared). */
+ * (inputs/conv/test_conv_dw_ci). The kernels' comparison needs a CPU
+ * with AVX-512 (else, or with the ISA capped below it, only the AVX2
+ * bands are checked). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,19 +112,20 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
     return same;
 }
 
-/* A band of nh output rows in one call of the AVX-512 kernel (which walks
- * groups of 16-channel blocks down the band) equals nh calls of one row
- * each, bit for bit, writing nothing else: nChw16c data of nc channels,
- * rows of IW points, 3 kernel rows, row stride SH. */
-static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
-                       tsr_dim_t SH, tsr_dim_t nh, int with_bias) {
+/* A band of nh output rows in one call of `row` (which walks groups of
+ * blocks down the band) equals nh calls of one row each, bit for bit,
+ * writing nothing else: data blocked by cblk (8 or 16) channels, nc of
+ * them, rows of IW points, 3 kernel rows, row stride SH. */
+static int band_agrees(dw_row_fn row, tsr_dim_t cblk, tsr_dim_t nc,
+                       const taps_t *t, tsr_dim_t IW, tsr_dim_t SH,
+                       tsr_dim_t nh, int with_bias) {
     const int nrows = 3;
     const tsr_dim_t OW =
             (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
-    const tsr_dim_t blocks = (nc + 15) / 16;
+    const tsr_dim_t blocks = (nc + cblk - 1) / cblk;
     const tsr_dim_t IH = (nh - 1) * SH + nrows;
-    const tsr_dim_t src_bs = IH * IW * 16, dst_bs = nh * OW * 16;
-    const tsr_dim_t wei_sw = blocks * 16;
+    const tsr_dim_t src_bs = IH * IW * cblk, dst_bs = nh * OW * cblk;
+    const tsr_dim_t wei_sw = blocks * cblk;
     float *src = malloc((size_t)(blocks * src_bs) * sizeof(float));
     float *wei = malloc((size_t)(nrows * t->KW * wei_sw) * sizeof(float));
     float *bias = malloc((size_t)wei_sw * sizeof(float));
@@ -135,7 +137,7 @@ static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
     memset(&a, 0, sizeof(a));
     a.nrows = nrows;
     for (int r = 0; r < nrows; r++) {
-        a.src_row[r] = src + r * IW * 16;
+        a.src_row[r] = src + r * IW * cblk;
         a.wei_row[r] = wei + r * t->KW * wei_sw;
     }
     a.now = OW;
@@ -145,19 +147,20 @@ static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
     a.DW = t->DW;
     a.padL = t->pad;
     a.IW = IW;
-    a.src_sw = 16;
-    a.src_cv = DW_VLEN;
-    a.src_bs = src_bs;
+    /* 16-channel blocks: two vectors a block; 8: one, a block apart. */
+    a.src_sw = cblk;
+    a.src_cv = cblk == 16 ? DW_VLEN : src_bs;
+    a.src_bs = cblk == 16 ? src_bs : 0;
     a.wei_sw = wei_sw;
-    a.dst_sw = 16;
-    a.dst_cv = DW_VLEN;
-    a.dst_bs = dst_bs;
+    a.dst_sw = cblk;
+    a.dst_cv = cblk == 16 ? DW_VLEN : dst_bs;
+    a.dst_bs = cblk == 16 ? dst_bs : 0;
     a.bias = with_bias ? bias : NULL;
     a.nh = nh;
-    a.src_hs = SH * IW * 16;
-    a.dst_hs = OW * 16;
+    a.src_hs = SH * IW * cblk;
+    a.dst_hs = OW * cblk;
     const size_t dst_floats = (size_t)(blocks * dst_bs);
-    float *got = run(dw_conv_row_avx512, a, dst_floats);
+    float *got = run(row, a, dst_floats);
 
     float *want = malloc(dst_floats * sizeof(float));
     for (size_t i = 0; i < dst_floats; i++)
@@ -168,15 +171,15 @@ static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
         for (int r = 0; r < nrows; r++)
             one.src_row[r] = a.src_row[r] + h * a.src_hs;
         one.dst = want + h * a.dst_hs;
-        dw_conv_row_avx512(&one);
+        row(&one);
     }
     const int same = memcmp(want, got, dst_floats * sizeof(float)) == 0;
     if (!same)
         fprintf(stderr,
-                "band differs: nc %ld KW %ld SW %ld IW %ld SH %ld nh %ld "
-                "bias %d\n",
-                (long)nc, (long)t->KW, (long)t->SW, (long)IW, (long)SH,
-                (long)nh, with_bias);
+                "band differs: cblk %ld nc %ld KW %ld SW %ld IW %ld SH %ld "
+                "nh %ld bias %d\n",
+                (long)cblk, (long)nc, (long)t->KW, (long)t->SW, (long)IW,
+                (long)SH, (long)nh, with_bias);
     free(want);
     free(got);
     free(src);
@@ -185,10 +188,45 @@ static int band_agrees(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW,
     return same;
 }
 
+/* Bands of both vector kernels (each where the CPU has it): rows of 7 to
+ * 112 points (up to 24 blocks a group, down to one), stride 1 and 2,
+ * general taps; the AVX-512 one on 16-channel blocks, the AVX2 one on 8.
+ * Adds to *compared and *failed. */
+static void check_bands(int *compared, int *failed) {
+    static const tsr_dim_t band_channels[] = {16, 24, 48, 136};
+    static const tsr_dim_t band_widths[] = {7, 14, 28, 112};
+    static const taps_t band_taps[] = {
+            {3, 1, 1, 1}, {3, 2, 1, 1}, {5, 1, 1, 2}};
+    for (int k = 0; k < 2; k++) {
+        const int avx512 = k == 0;
+        if (!tsr_mayiuse(avx512 ? tsr_cpu_isa_avx512_core : tsr_cpu_isa_avx2))
+            continue;
+        for (size_t ci = 0; ci < sizeof(band_channels) / sizeof(tsr_dim_t);
+             ci++)
+            for (size_t wi = 0; wi < sizeof(band_widths) / sizeof(tsr_dim_t);
+                 wi++)
+                for (size_t ti = 0; ti < sizeof(band_taps) / sizeof(taps_t);
+                     ti++) {
+                    if (!band_agrees(avx512 ? dw_conv_row_avx512
+                                            : dw_conv_row_avx2,
+                                     avx512 ? 16 : 8, band_channels[ci],
+                                     &band_taps[ti], band_widths[wi],
+                                     band_taps[ti].SW, 4, (int)(wi & 1)))
+                        (*failed)++;
+                    (*compared)++;
+                }
+    }
+}
+
 int main(void) {
+    int compared = 0, failed = 0;
+    check_bands(&compared, &failed);
     if (!tsr_mayiuse(tsr_cpu_isa_avx512_core)) {
-        printf("no AVX-512 (or ISA capped below it): nothing to compare\n");
-        return 0;
+        CHECK(failed == 0);
+        printf("no AVX-512 (or ISA capped below it): %d band problems "
+               "compared, %d differ\n",
+               compared, failed);
+        return check_failures() != 0;
     }
     static const tsr_dim_t channels[] = {1,  7,  8,  9,  15, 16, 17,
                                          24, 33, 48, 63, 64, 65, 136};
@@ -200,7 +238,6 @@ int main(void) {
             {1, 1, 1, 0}, {3, 3, 1, 1}, {7, 1, 1, 3},
     };
     static const tsr_dim_t widths[] = {3, 4, 5, 7, 9, 14, 17, 28};
-    int compared = 0, failed = 0;
     for (size_t ci = 0; ci < sizeof(channels) / sizeof(channels[0]); ci++)
         for (size_t ti = 0; ti < sizeof(taps) / sizeof(taps[0]); ti++)
             for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
@@ -216,21 +253,6 @@ int main(void) {
                         failed++;
                     compared++;
                 }
-    /* Bands: rows of 7 to 112 points (up to 24 blocks a group, down to
-     * one), stride 1 and 2, general taps. */
-    static const tsr_dim_t band_channels[] = {16, 24, 48, 136};
-    static const tsr_dim_t band_widths[] = {7, 14, 28, 112};
-    static const taps_t band_taps[] = {
-            {3, 1, 1, 1}, {3, 2, 1, 1}, {5, 1, 1, 2}};
-    for (size_t ci = 0; ci < sizeof(band_channels) / sizeof(tsr_dim_t); ci++)
-        for (size_t wi = 0; wi < sizeof(band_widths) / sizeof(tsr_dim_t); wi++)
-            for (size_t ti = 0; ti < sizeof(band_taps) / sizeof(taps_t); ti++) {
-                const tsr_dim_t SH = band_taps[ti].SW;
-                if (!band_agrees(band_channels[ci], &band_taps[ti],
-                                 band_widths[wi], SH, 4, (int)(wi & 1)))
-                    failed++;
-                compared++;
-            }
     CHECK(failed == 0);
     printf("%d problems compared, %d differ\n", compared, failed);
     return check_failures() != 0;
