@@ -38,22 +38,77 @@ static void fill(float *p, size_t n) {
         p[i] = next_value();
 }
 
+/* A dst of n floats, all SENTINEL, for a kernel to write. */
+static float *sentinel_dst(size_t n) {
+    float *dst = malloc(n * sizeof(float));
+    for (size_t i = 0; i < n; i++)
+        dst[i] = SENTINEL;
+    return dst;
+}
+
 /* Runs `row` on `a` into a dst of dst_floats set to SENTINEL first. */
 static float *run(dw_row_fn row, dw_row_args_t a, size_t dst_floats) {
-    float *dst = malloc(dst_floats * sizeof(float));
-    for (size_t i = 0; i < dst_floats; i++)
-        dst[i] = SENTINEL;
-    a.dst = dst;
+    a.dst = sentinel_dst(dst_floats);
     row(&a);
-    return dst;
+    return a.dst;
+}
+
+/* Output points of a row of IW input points. */
+static tsr_dim_t out_width(const taps_t *t, tsr_dim_t IW) {
+    return (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
+}
+
+typedef struct {
+    float *src, *wei, *bias;
+} operands_t;
+
+/* Operands filled with values (src of src_floats, nrows x KW taps of
+ * weights wei_sw apart, bias of bias_floats) and a call on them of one
+ * output row: nrows input rows row_floats apart, nc channels, rows of IW
+ * points. Data strides and the row segment are the caller's to set. */
+static dw_row_args_t problem_args(const taps_t *t, int nrows, tsr_dim_t IW,
+                                  tsr_dim_t nc, tsr_dim_t src_floats,
+                                  tsr_dim_t row_floats, tsr_dim_t wei_sw,
+                                  tsr_dim_t bias_floats, int with_bias,
+                                  operands_t *op) {
+    const size_t wei_floats = (size_t)(nrows * t->KW * wei_sw);
+    op->src = malloc((size_t)src_floats * sizeof(float));
+    op->wei = malloc(wei_floats * sizeof(float));
+    op->bias = malloc((size_t)bias_floats * sizeof(float));
+    fill(op->src, (size_t)src_floats);
+    fill(op->wei, wei_floats);
+    fill(op->bias, (size_t)bias_floats);
+
+    dw_row_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.nh = 1;
+    a.nrows = nrows;
+    for (int r = 0; r < nrows; r++) {
+        a.src_row[r] = op->src + r * row_floats;
+        a.wei_row[r] = op->wei + r * t->KW * wei_sw;
+    }
+    a.nc = nc;
+    a.KW = t->KW;
+    a.SW = t->SW;
+    a.DW = t->DW;
+    a.padL = t->pad;
+    a.IW = IW;
+    a.wei_sw = wei_sw;
+    a.bias = with_bias ? op->bias : NULL;
+    return a;
+}
+
+static void free_operands(operands_t *op) {
+    free(op->src);
+    free(op->wei);
+    free(op->bias);
 }
 
 /* Both kernels on one problem: nc channels, input rows of IW points,
  * output points ow0 .. OW of the row; returns 1 when they agree. */
 static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
                  tsr_dim_t ow0, int with_bias, int blocked) {
-    const tsr_dim_t OW =
-            (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
+    const tsr_dim_t OW = out_width(t, IW);
     if (OW <= ow0)
         return 1;
     const tsr_dim_t nvec = (nc + DW_VLEN - 1) / DW_VLEN;
@@ -62,36 +117,15 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
     const tsr_dim_t src_sw = blocked ? DW_VLEN : nvec * DW_VLEN + 8;
     const tsr_dim_t src_cv = blocked ? IW * DW_VLEN : DW_VLEN;
     const tsr_dim_t row_floats = blocked ? nvec * IW * DW_VLEN : IW * src_sw;
-    const tsr_dim_t wei_sw = nc + 3;
-    float *src = malloc((size_t)(nrows * row_floats) * sizeof(float));
-    float *wei = malloc((size_t)(nrows * t->KW * wei_sw) * sizeof(float));
-    float *bias = malloc((size_t)nc * sizeof(float));
-    fill(src, (size_t)(nrows * row_floats));
-    fill(wei, (size_t)(nrows * t->KW * wei_sw));
-    fill(bias, (size_t)nc);
-
-    dw_row_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.nh = 1;
-    a.nrows = nrows;
-    for (int r = 0; r < nrows; r++) {
-        a.src_row[r] = src + r * row_floats;
-        a.wei_row[r] = wei + r * t->KW * wei_sw;
-    }
+    operands_t op;
+    dw_row_args_t a = problem_args(t, nrows, IW, nc, nrows * row_floats,
+                                   row_floats, nc + 3, nc, with_bias, &op);
     a.ow0 = ow0;
     a.now = OW - ow0;
-    a.nc = nc;
-    a.KW = t->KW;
-    a.SW = t->SW;
-    a.DW = t->DW;
-    a.padL = t->pad;
-    a.IW = IW;
     a.src_sw = src_sw;
     a.src_cv = src_cv;
-    a.wei_sw = wei_sw;
     a.dst_sw = blocked ? DW_VLEN : nvec * DW_VLEN + 8;
     a.dst_cv = blocked ? a.now * DW_VLEN : DW_VLEN;
-    a.bias = with_bias ? bias : NULL;
     const size_t dst_floats =
             (size_t)(blocked ? nvec * a.now * DW_VLEN : a.now * a.dst_sw);
 
@@ -106,9 +140,7 @@ static int agree(tsr_dim_t nc, const taps_t *t, tsr_dim_t IW, int nrows,
                 (long)IW, nrows, (long)ow0, with_bias, blocked);
     free(want);
     free(got);
-    free(src);
-    free(wei);
-    free(bias);
+    free_operands(&op);
     return same;
 }
 
@@ -120,51 +152,29 @@ static int band_agrees(dw_row_fn row, tsr_dim_t cblk, tsr_dim_t nc,
                        const taps_t *t, tsr_dim_t IW, tsr_dim_t SH,
                        tsr_dim_t nh, int with_bias) {
     const int nrows = 3;
-    const tsr_dim_t OW =
-            (IW + 2 * t->pad - (t->KW - 1) * t->DW - 1) / t->SW + 1;
+    const tsr_dim_t OW = out_width(t, IW);
     const tsr_dim_t blocks = (nc + cblk - 1) / cblk;
     const tsr_dim_t IH = (nh - 1) * SH + nrows;
     const tsr_dim_t src_bs = IH * IW * cblk, dst_bs = nh * OW * cblk;
     const tsr_dim_t wei_sw = blocks * cblk;
-    float *src = malloc((size_t)(blocks * src_bs) * sizeof(float));
-    float *wei = malloc((size_t)(nrows * t->KW * wei_sw) * sizeof(float));
-    float *bias = malloc((size_t)wei_sw * sizeof(float));
-    fill(src, (size_t)(blocks * src_bs));
-    fill(wei, (size_t)(nrows * t->KW * wei_sw));
-    fill(bias, (size_t)wei_sw);
-
-    dw_row_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.nrows = nrows;
-    for (int r = 0; r < nrows; r++) {
-        a.src_row[r] = src + r * IW * cblk;
-        a.wei_row[r] = wei + r * t->KW * wei_sw;
-    }
+    operands_t op;
+    dw_row_args_t a = problem_args(t, nrows, IW, nc, blocks * src_bs, IW * cblk,
+                                   wei_sw, wei_sw, with_bias, &op);
     a.now = OW;
-    a.nc = nc;
-    a.KW = t->KW;
-    a.SW = t->SW;
-    a.DW = t->DW;
-    a.padL = t->pad;
-    a.IW = IW;
     /* 16-channel blocks: two vectors a block; 8: one, a block apart. */
     a.src_sw = cblk;
     a.src_cv = cblk == 16 ? DW_VLEN : src_bs;
     a.src_bs = cblk == 16 ? src_bs : 0;
-    a.wei_sw = wei_sw;
     a.dst_sw = cblk;
     a.dst_cv = cblk == 16 ? DW_VLEN : dst_bs;
     a.dst_bs = cblk == 16 ? dst_bs : 0;
-    a.bias = with_bias ? bias : NULL;
     a.nh = nh;
     a.src_hs = SH * IW * cblk;
     a.dst_hs = OW * cblk;
     const size_t dst_floats = (size_t)(blocks * dst_bs);
     float *got = run(row, a, dst_floats);
 
-    float *want = malloc(dst_floats * sizeof(float));
-    for (size_t i = 0; i < dst_floats; i++)
-        want[i] = SENTINEL;
+    float *want = sentinel_dst(dst_floats);
     dw_row_args_t one = a;
     one.nh = 1;
     for (tsr_dim_t h = 0; h < nh; h++) {
@@ -182,9 +192,7 @@ static int band_agrees(dw_row_fn row, tsr_dim_t cblk, tsr_dim_t nc,
                 (long)SH, (long)nh, with_bias);
     free(want);
     free(got);
-    free(src);
-    free(wei);
-    free(bias);
+    free_operands(&op);
     return same;
 }
 
