@@ -240,13 +240,6 @@ static void plan_work(dw_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
     cf->nthr = omp_get_max_threads();
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
-    tsr_dim_t chunk = (TILE_FLOATS / cf->tile_ow) / 16 * 16;
-    if (cf->rows_inner) {
-        const tsr_dim_t row_bytes =
-                sh->KD * sh->KH * sh->IW * (tsr_dim_t)sizeof(float);
-        chunk = TSR_MIN(chunk, ROWS_CACHE_BYTES / row_bytes / 16 * 16);
-    }
-    cf->chunk_c = chunk_for(cf, TSR_MAX(16, chunk));
     cf->band_h = 1;
     if (cf->row_bands) {
         /* Up to `target` chunks of whole blocks, then bands of rows as
@@ -258,6 +251,14 @@ static void plan_work(dw_conv_conf_t *cf) {
         const tsr_dim_t items =
                 sh->MB * sh->OD * tsr_div_up(cf->C, cf->chunk_c);
         cf->band_h = tsr_div_up(sh->OH, tsr_div_up(target, items));
+    } else {
+        tsr_dim_t chunk = (TILE_FLOATS / cf->tile_ow) / 16 * 16;
+        if (cf->rows_inner) {
+            const tsr_dim_t row_bytes =
+                    sh->KD * sh->KH * sh->IW * (tsr_dim_t)sizeof(float);
+            chunk = TSR_MIN(chunk, ROWS_CACHE_BYTES / row_bytes / 16 * 16);
+        }
+        cf->chunk_c = chunk_for(cf, TSR_MAX(16, chunk));
     }
     /* The f32 accumulators go to a tile unless dst is f32 and no sum
      * needs its old values. */
