@@ -305,7 +305,7 @@ static void test_block_boundaries(void) {
              tsr_gemm_bias_none},
             /* Wide blocks (over the narrow width on each of 2 threads)
              * over several K blocks with row tails: prepacked B is read
-             * by the taller taps tiles on AVX-512 (run_prepacked). */
+             * by the taller taps tiles on AVX-512 (run_tall_tile). */
             {0, 0, kernel->mc + 2 * mr + 5, 18 * nr + 7, 2 * kernel->kc + 3,
              1.f, .5f, 1, 2, 3, tsr_gemm_bias_per_col},
             {0, 1, 4 * mr + 5, 18 * nr + 7, kernel->kc + 9, 2.f, 0.f, 0, 0, 1,
