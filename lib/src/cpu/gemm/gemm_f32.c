@@ -131,6 +131,7 @@ typedef struct {
     int64_t b_sp;     /* B's stride along K */
     int64_t m_direct; /* rows [0, m_direct) read A in place */
     int64_t n_direct; /* columns [0, n_direct) read B in place */
+    int64_t a_rows;   /* rows of A from a_block this thread reads */
 } block_t;
 
 /* The block's K range of the prepacked or packed B panel of column jr
@@ -201,6 +202,11 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
     tile_epilogue(b, c, ir, jr, m, n);
 }
 
+/* Row tiles ahead of a wide tile whose A rows it fetches while it runs:
+ * far enough to cover memory latency, near enough to stay in L1 (4 to 6
+ * measured alike on res2b_branch2a). */
+#define WIDE_FETCH_AHEAD_TILES 4
+
 /* The micro-kernel (and epilogue) on the full in-place tile at rows ir
  * and the two packed panels from column jr (ukr_wide). */
 static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
@@ -211,9 +217,12 @@ static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
     const float *pb = packed_panel(b, jr, &next);
     float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
     const tile_bias_t bias = tile_bias(b, ir, jr);
+    const int64_t ahead = ir + WIDE_FETCH_AHEAD_TILES * mr;
+    const float *a_ahead =
+            ahead + mr <= b->a_rows ? b->a_block + ahead * args->lda : NULL;
     b->kern->ukr_wide(b->kcur, args->alpha, b->a_block + ir * args->lda,
-                      args->lda, pb, next, b->beta, c, args->ldc, n, bias.row,
-                      bias.col);
+                      args->lda, a_ahead, pb, next, b->beta, c, args->ldc, n,
+                      bias.row, bias.col);
     tile_epilogue(b, c, ir, jr, mr, n);
 }
 
@@ -346,16 +355,20 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                        n_direct);
                     jr0 = n_direct;
                 }
-                const block_t blk = {args,   kern,   pc,       jc,
-                                     ic,     kcur,   mcur,     ncur,
-                                     beta,   last_k, a_block,  pack_a,
-                                     pack_b, b_sp,   m_direct, n_direct};
+                const block_t blk = {
+                        args,   kern, pc,       jc,       ic,          kcur,
+                        mcur,   ncur, beta,     last_k,   a_block,     pack_a,
+                        pack_b, b_sp, m_direct, n_direct, r.m_end - ic};
                 if (narrow) {
                     const int64_t group = narrow_group(mcur, kcur, ncur, nr);
                     for (int64_t g0 = jr0; g0 < ncur; g0 += group) {
                         const int64_t g1 = TSR_MIN(ncur, g0 + group);
+                        /* Wide tiles fetch their rows ahead themselves. */
+                        const int wide = kern->ukr_wide &&
+                                         g1 - TSR_MAX(g0, n_direct) > nr;
                         for (int64_t ir = 0; ir < mcur; ir += mr) {
-                            if (m_direct > 0 && args->a_streamed && g0 == jr0)
+                            if (m_direct > 0 && args->a_streamed && g0 == jr0 &&
+                                !wide)
                                 prefetch_rows(a_block, args->lda, ir + 2 * mr,
                                               mr, kcur, r.m_end - ic);
                             for (int64_t jr = g0; jr < g1; jr += nr) {
