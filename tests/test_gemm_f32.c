@@ -294,6 +294,7 @@ static void test_tails(void) {
  * applied once) and nc, exact on integer data, each also on prepacked B. */
 static void test_block_boundaries(void) {
     const int64_t mr = kernel->mr, nr = kernel->nr;
+    const int64_t wide_n = (2 * kernel->narrow_ntiles + 2) * nr + 7;
     const problem_t ps[] = {
             {0, 0, kernel->mc + mr + 1, 2 * nr + 3, 2 * kernel->kc + 3, 1.f,
              0.f, 0, 0, 0, tsr_gemm_bias_none},
@@ -306,9 +307,9 @@ static void test_block_boundaries(void) {
             /* Wide blocks (over the narrow width on each of 2 threads)
              * over several K blocks with row tails: prepacked B is read
              * by the taller taps tiles on AVX-512 (run_tall_tile). */
-            {0, 0, kernel->mc + 2 * mr + 5, 18 * nr + 7, 2 * kernel->kc + 3,
-             1.f, .5f, 1, 2, 3, tsr_gemm_bias_per_col},
-            {0, 1, 4 * mr + 5, 18 * nr + 7, kernel->kc + 9, 2.f, 0.f, 0, 0, 1,
+            {0, 0, kernel->mc + 2 * mr + 5, wide_n, 2 * kernel->kc + 3, 1.f,
+             .5f, 1, 2, 3, tsr_gemm_bias_per_col},
+            {0, 1, 4 * mr + 5, wide_n, kernel->kc + 9, 2.f, 0.f, 0, 0, 1,
              tsr_gemm_bias_per_row},
     };
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i)
@@ -567,7 +568,7 @@ static void test_single_row(void) {
  * with a tail, two K blocks, the plain store and one with beta and bias. */
 static void test_narrow_blocks(void) {
     const int64_t nr = kernel->nr;
-    const int64_t wide_n = (TSR_GEMM_F32_NARROW_MAX_NTILES + 2) * nr + 5;
+    const int64_t wide_n = (kernel->narrow_ntiles + 2) * nr + 5;
     const int64_t j0 = nr + 3, narrow_n = 3 * nr + 5;
     for (int variant = 0; variant < 2; ++variant) {
         const problem_t wide = {0,

@@ -89,11 +89,11 @@ typedef struct {
     int taps_mr;                       /* ukr_taps' tile rows */
     /* NULL: narrow blocks take one panel per tile */
     tsr_gemm_f32_ukr_wide_fn ukr_wide;
+    /* Columns of a B block (in nr panels) up to which the block is
+     * "narrow": A is read in place and the tiles are walked row by row
+     * (gemm_f32.c). */
+    int narrow_ntiles;
 } tsr_gemm_f32_kernel_t;
-
-/* Columns of a B block (in nr panels) up to which the block is "narrow":
- * A is read in place and the tiles are walked row by row (gemm_f32.c). */
-#define TSR_GEMM_F32_NARROW_MAX_NTILES 8
 
 /* The kernel tsr_gemm_f32 uses on this CPU (per tsr_mayiuse). */
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void);
