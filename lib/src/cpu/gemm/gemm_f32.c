@@ -38,7 +38,7 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          * per element (resnet_50:fc1000_mb1, 2 threads: 27 -> 44 GFLOPS).
          * Blocks up to 512 columns are narrow: wide tiles reading A in
          * place beat packed A there (2 threads: matmul 1024^3 +5%, BERT
-         * ffn_out_384 +8%; 8 tiles before). */
+         * ffn_out_384 +8%; 8 panels before). */
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
          tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2,
          tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12,
@@ -117,6 +117,12 @@ size_t tsr_gemm_f32_scratch_size(int64_t M, int64_t N, int64_t K, int nthr) {
     }
     return per_thread * (size_t)TSR_MAX(nthr, 1);
 }
+
+/* Prepacked B (weights) under fewer rows than an A block is narrow up to
+ * 8 panels only: past them, rows that reuse the panels little, streamed
+ * from memory, run faster in the taller tiles, a panel at a time
+ * (resnet_50:fc1000_mb32, 2 threads: 16 panels 8% slower). */
+#define FEW_ROWS_PREPACKED_NARROW_MAX_NTILES 8
 
 /* Rows of C per thread up to which B is read in place (see top). */
 #define DIRECT_B_MAX_MTILES 8
@@ -312,7 +318,12 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
 
     for (int64_t jc = r.n_begin; jc < r.n_end; jc += nc) {
         const int64_t ncur = TSR_MIN(nc, r.n_end - jc);
-        const int narrow = ncur <= kern->narrow_ntiles * (int64_t)nr;
+        const int64_t narrow_ntiles =
+                prepacked && m_len < kern->mc
+                        ? TSR_MIN(kern->narrow_ntiles,
+                                  FEW_ROWS_PREPACKED_NARROW_MAX_NTILES)
+                        : kern->narrow_ntiles;
+        const int narrow = ncur <= narrow_ntiles * (int64_t)nr;
         const int direct_a = narrow && !args->transa && K > 0;
         /* Prepacked B, wide blocks: A read in place in the taps kernel's
          * taller tiles (as one tap), which load each B value once per
