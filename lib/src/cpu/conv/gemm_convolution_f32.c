@@ -195,12 +195,15 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
      * ic64 oc64 lost 5-8%, at mb32 24%). A source streamed from memory
      * needs more: there the GEMM fetches rows ahead, yet its 6-row tiles
      * read B from L2 twice as often (mb32, 2 threads: ic512 and ic1024
-     * +8% to +19%, ic256 -6% to +4%). */
+     * +8% to +19%, ic256 -6% to +4%). Output channels that one wide
+     * tile of rows in place covers stay there: the tile reads each row
+     * once for all of them (ic192 to ic512, oc64, mb1: +2% to +11%). */
     const int64_t taps_min_ic =
             src_streamed(cf) ? STREAMED_1X1_TAPS_MIN_IC : UNIT_1X1_TAPS_MIN_IC;
     cf->direct = gemm_conv_src_direct(cf) &&
                  !(taps_able && tsr_gemm_f32_taps_taller() &&
-                   cf->sh.ICg >= taps_min_ic);
+                   cf->sh.ICg >= taps_min_ic &&
+                   cf->sh.OCg > tsr_gemm_f32_wide_tile_cols());
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     if (st != tsr_success)

@@ -80,6 +80,11 @@ int tsr_gemm_f32_taps_taller(void) {
     return taps_taller(tsr_gemm_f32_select_kernel());
 }
 
+int tsr_gemm_f32_wide_tile_cols(void) {
+    const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
+    return kern->ukr_wide ? 2 * kern->nr : kern->nr;
+}
+
 const char *tsr_gemm_f32_kernel_name(void) {
     return tsr_gemm_f32_select_kernel()->name;
 }

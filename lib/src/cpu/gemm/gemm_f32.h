@@ -121,6 +121,10 @@ int tsr_gemm_f32_taps_row_tile(void);
  * than A in rows: rows read in place then go faster as one tap each. */
 int tsr_gemm_f32_taps_taller(void);
 
+/* Columns of the widest tile of A rows read in place on this CPU: two B
+ * panels where the kernel takes them at once (ukr_wide), else one. */
+int tsr_gemm_f32_wide_tile_cols(void);
+
 /* Name of the micro-kernel tsr_gemm_f32 uses on this CPU, e.g.
  * "avx2:6x16" (for verbose output and tests). */
 const char *tsr_gemm_f32_kernel_name(void);
