@@ -74,6 +74,16 @@ typedef void (*tsr_gemm_f32_ukr_wide_fn)(int64_t k, float alpha, const float *a,
                                          int64_t n, const float *bias_row,
                                          const float *bias_col);
 
+/* Full mr-row tiles (the plain kernel's mr) of A by taps (row i of tap t
+ * at rows[t * rows_step + i]) times two adjacent prepacked B panels (the second
+ * b_next_panel floats after the first): c_rows' mr x n tile, nr < n <= 2 * nr,
+ * with the arithmetic of tsr_gemm_f32_ukr_taps_fn. */
+typedef void (*tsr_gemm_f32_ukr_taps_wide_fn)(
+        int64_t ntaps, const int32_t *taps, const void *const *rows,
+        int64_t rows_step, int64_t k_tap, const float *b, int64_t b_next_panel,
+        float alpha, float beta, float *const *c_rows, int64_t n,
+        const float *bias_row, const float *bias_col);
+
 /* A micro-kernel, the packing that feeds it and the cache blocking that
  * suits it. mc is a multiple of mr, nc of nr. kc is a property of the
  * kernel alone, never of the thread count: it fixes the summation order. */
@@ -93,6 +103,8 @@ typedef struct {
      * "narrow": A is read in place and the tiles are walked row by row
      * (gemm_f32.c). */
     int narrow_ntiles;
+    /* NULL: taps tiles take one panel each */
+    tsr_gemm_f32_ukr_taps_wide_fn ukr_taps_wide;
 } tsr_gemm_f32_kernel_t;
 
 /* The kernel tsr_gemm_f32 uses on this CPU (per tsr_mayiuse). */
@@ -114,6 +126,12 @@ void tsr_gemm_f32_ukr_6x64_avx512(int64_t k, float alpha, const float *a,
                                   const float *b, int64_t b_next_panel,
                                   float beta, float *c, int64_t ldc, int64_t n,
                                   const float *bias_row, const float *bias_col);
+
+void tsr_gemm_f32_ukr_6x64_taps_avx512(
+        int64_t ntaps, const int32_t *taps, const void *const *rows,
+        int64_t rows_step, int64_t k_tap, const float *b, int64_t b_next_panel,
+        float alpha, float beta, float *const *c_rows, int64_t n,
+        const float *bias_row, const float *bias_col);
 
 void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,
                                      const void *const *rows, int64_t k_tap,
