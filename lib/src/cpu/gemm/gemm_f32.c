@@ -535,17 +535,16 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                                     beta, c_rows + h, n, brow ? brow + h : NULL,
                                     bcol);
                     } else {
-                        kern->ukr_taps(hi - lo, tile_taps, tile_rows, tp->k_tap,
-                                       pb, args->alpha, beta, c_rows, m,
-                                       TSR_MIN(nr, n), brow, bcol);
-                        if (wide) {
-                            float *c_hi[MAX_MR];
+                        /* A panel at a time (short tiles of a wide pair). */
+                        float *c_panel[MAX_MR];
+                        for (int64_t j = 0; j < n; j += nr) {
                             for (int64_t i = 0; i < m; i++)
-                                c_hi[i] = c_rows[i] + nr;
+                                c_panel[i] = c_rows[i] + j;
                             kern->ukr_taps(hi - lo, tile_taps, tile_rows,
-                                           tp->k_tap, pb + args->K * nr,
-                                           args->alpha, beta, c_hi, m, n - nr,
-                                           brow, bcol ? bcol + nr : NULL);
+                                           tp->k_tap, pb + j * args->K,
+                                           args->alpha, beta, c_panel, m,
+                                           TSR_MIN(nr, n - j), brow,
+                                           bcol ? bcol + j : NULL);
                         }
                     }
                     if (!args->epilogue || !last)

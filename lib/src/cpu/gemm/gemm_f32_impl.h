@@ -75,9 +75,9 @@ typedef void (*tsr_gemm_f32_ukr_wide_fn)(int64_t k, float alpha, const float *a,
                                          const float *bias_col);
 
 /* Full mr-row tiles (the plain kernel's mr) of A by taps (row i of tap t
- * at rows[t * rows_step + i]) times two adjacent prepacked B panels (the second
- * b_next_panel floats after the first): c_rows' mr x n tile, nr < n <= 2 * nr,
- * with the arithmetic of tsr_gemm_f32_ukr_taps_fn. */
+ * at rows[t * rows_step + i]) times two adjacent prepacked B panels (the
+ * second b_next_panel floats after the first): c_rows' mr x n tile,
+ * nr < n <= 2 * nr, with the arithmetic of tsr_gemm_f32_ukr_taps_fn. */
 typedef void (*tsr_gemm_f32_ukr_taps_wide_fn)(
         int64_t ntaps, const int32_t *taps, const void *const *rows,
         int64_t rows_step, int64_t k_tap, const float *b, int64_t b_next_panel,
