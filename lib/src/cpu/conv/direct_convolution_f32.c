@@ -191,6 +191,13 @@ static int channels_last_or_any(const tsr_memory_desc_t *md) {
            (data_block(md) == 1 && md->blocking.strides[1] == 1);
 }
 
+/* Plain with the spatial dims innermost (ncw, nchw, ncdhw). */
+static int channels_first(const tsr_memory_desc_t *md) {
+    return !md_is_any(md) && data_block(md) == 1 && md->ndims > 2 &&
+           md->blocking.strides[md->ndims - 1] == 1 &&
+           md->blocking.strides[1] != 1;
+}
+
 /* f32 weights with 8 or 16 output channels innermost, optionally inside
  * 8 or 16 input-channel blocks; *ic_step is the distance of consecutive
  * input channels within a chunk of 8. */
@@ -315,10 +322,14 @@ static tsr_status_t resolve_layouts(struct tsr_primitive_desc *pd,
      * layers of channels-last or open sources, which gemm:f32 reads by
      * kernel rows at twice the vector width (resnet_50:conv1 nhwc, 2
      * threads: 254 -> 449 GFLOPS; capped at AVX2 this one stays ahead,
-     * 252 against 243; with an nchw source too, 256 against 145). */
+     * 252 against 243; with an nchw source too, 256 against 145). So do
+     * channels-first source and dst, which gemm:f32 transposes to compute
+     * channels-last (mb32, 2 threads: 84 -> 217 GFLOPS, capped at AVX2
+     * 84 -> 126). */
     const int first_layer = s->G == 1 && s->ICg <= DIRECT_FIRST_MAX_IC &&
                             !(tsr_mayiuse(tsr_cpu_isa_avx512_core) &&
-                              channels_last_or_any(src));
+                              channels_last_or_any(src)) &&
+                            !(channels_first(src) && channels_first(dst));
     if (!first_layer && md_is_any(wei) && plain_or_any(src) &&
         plain_or_any(dst))
         return tsr_unimplemented;

@@ -84,8 +84,8 @@ typedef struct {
      * images equally spaced), so one GEMM covers the points of several
      * images and packs the weights once for all of them. */
     int batch_rows;
-    tsr_dim_t chunk_sp;   /* GEMM rows of an item (but its last) */
-    int nthr;             /* threads booked in the scratchpad */
+    tsr_dim_t chunk_sp; /* GEMM rows of an item (but its last) */
+    int nthr; /* threads booked in the scratchpad (preset: planned for) */
     int per_thread_items; /* many (n, g, chunk) items: one GEMM per thread */
     /* col_floats, cbuf_floats: f32 only (gemm:s8 sizes its byte col
      * itself and needs no C buffer). */
@@ -93,7 +93,29 @@ typedef struct {
 
     tsr_epilogue_t ep;
     int ep_identity, ep_bias_only, ep_uniform_sp, ep_uniform_n;
+
+    /* Channels-first data computed channels-last (see
+     * gemm_conv_staging_t); NULL: as they are. */
+    struct gemm_conv_staging *staging;
 } gemm_conv_conf_t;
+
+/* A channels-first layer computed through channels-last copies of its
+ * data: a stage of `images` images of the source is transposed
+ * channels-last (gemm_conv_stage_src), the channels-last GEMM convolution
+ * `cl` (no post-ops; a bias only when that is the whole epilogue) computes
+ * the stage into a channels-last copy of the dst, and the epilogue stores
+ * that into the channels-first dst (gemm_conv_unstage_dst). The copies cost two
+ * passes over the data and let the GEMM read the source by taps instead
+ * of through an im2col. */
+typedef struct gemm_conv_staging {
+    gemm_conv_conf_t cl;
+    tsr_dim_t images;
+    /* Each thread runs whole stages, their GEMMs on one thread; else a
+     * stage at a time over all threads. */
+    int per_thread;
+    size_t src_floats, dst_floats; /* the copies of one stage */
+    size_t slot_bytes;             /* copies and cl's scratchpad */
+} gemm_conv_staging_t;
 
 /* An output point: its image (counted from the call's first, under
  * batch_rows), od, oh and ow. */
@@ -191,7 +213,8 @@ typedef struct {
  * res4a_branch2b 212 -> 224). */
 #define GEMM_CONV_MIN_OWN_COL_SPLIT_SP 32
 
-/* Sets nthr, batch_rows, chunk_sp and per_thread_items (needs direct,
+/* Sets nthr (the OpenMP maximum unless preset), batch_rows, chunk_sp and
+ * per_thread_items (needs direct,
  * dst_cl, the strides and the epilogue): chunks of about col_chunk_bytes
  * of col (col_point_bytes per spatial point); with many items each thread
  * runs whole items with its own GEMM, with few they run one after the
@@ -221,6 +244,21 @@ typedef tsr_status_t (*gemm_conv_item_fn)(const void *ctx, int ithr,
 tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
                                  gemm_conv_item_fn run_item, const void *ctx);
 
+/* Staging (gemm_conv_staging.c), part `part` of `nparts` of: the
+ * channels-first source of cf, `images` images from image n0, into `copy`
+ * (images x ID x IH x IW x IC); `copy` (the stage's points x OC, cl's
+ * results), its points r0 .. r1 - 1 (point r of the stage: sp r % SP of
+ * image n0 + r / SP) and channels oc0 .. oc1 - 1, through the rest of cf's
+ * epilogue into the channels-first dst. */
+void gemm_conv_stage_src(const gemm_conv_conf_t *cf, const float *src,
+                         tsr_dim_t n0, tsr_dim_t images, int part, int nparts,
+                         float *copy);
+void gemm_conv_unstage_dst(const gemm_conv_conf_t *cf,
+                           const tsr_epilogue_rt_t *rt, const float *copy,
+                           tsr_dim_t n0, tsr_dim_t r0, tsr_dim_t r1,
+                           tsr_dim_t oc0, tsr_dim_t oc1, int part, int nparts,
+                           float *dst);
+
 /* Stores the m x ncols accumulators at acc (row stride acc_ld) of GEMM
  * rows sp0.. of image n (continuing into the next images under
  * batch_rows), dst channels oc.., through the epilogue into a
@@ -229,6 +267,13 @@ void gemm_conv_store_rows(const gemm_conv_conf_t *cf,
                           const tsr_epilogue_rt_t *rt, float *acc,
                           int64_t acc_ld, tsr_dim_t n, tsr_dim_t sp0,
                           tsr_dim_t oc, int64_t m, int64_t ncols, void *dst);
+/* The same into a channels-first dst: m rows of accumulators, output
+ * channels oc.., each ncols points from sp0 of image n. */
+void gemm_conv_store_cf_rows(const gemm_conv_conf_t *cf,
+                             const tsr_epilogue_rt_t *rt, float *acc,
+                             int64_t acc_ld, tsr_dim_t n, tsr_dim_t oc,
+                             tsr_dim_t sp0, int64_t m, int64_t ncols,
+                             void *dst);
 /* The same from s32 accumulators (converted to f32 first); work is room
  * for m * ncols floats. */
 void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,

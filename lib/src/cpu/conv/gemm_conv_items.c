@@ -54,7 +54,8 @@ static void plan_batched(gemm_conv_conf_t *cf, tsr_dim_t rows) {
 
 void gemm_conv_plan_items(gemm_conv_conf_t *cf, size_t col_point_bytes,
                           size_t col_chunk_bytes, tsr_dim_t min_split_sp) {
-    cf->nthr = omp_get_max_threads();
+    if (cf->nthr < 1) /* unless the caller plans for fewer */
+        cf->nthr = omp_get_max_threads();
     tsr_dim_t rows = (tsr_dim_t)(col_chunk_bytes / col_point_bytes);
     rows = rows < MIN_CHUNK_SP ? MIN_CHUNK_SP : rows;
     cf->batch_rows = cf->sh.MB > 1 && cf->SP > 0 && cf->SP < BATCH_MAX_SP &&
@@ -144,6 +145,30 @@ void gemm_conv_store_rows(const gemm_conv_conf_t *cf,
         tsr_epilogue_apply_rows(&cf->ep, rt, acc + r * acc_ld, acc_ld, seg,
                                 ncols, pos, 1, dst, off, cf->dst_sp_step,
                                 cf->dst_s[CONV_C]);
+    }
+}
+
+void gemm_conv_store_cf_rows(const gemm_conv_conf_t *cf,
+                             const tsr_epilogue_rt_t *rt, float *acc,
+                             int64_t acc_ld, tsr_dim_t n, tsr_dim_t oc,
+                             tsr_dim_t sp0, int64_t m, int64_t ncols,
+                             void *dst) {
+    tsr_dim_t pos[TSR_MAX_NDIMS];
+    for (int64_t r = 0; r < m; r++) {
+        float *row = acc + r * acc_ld;
+        /* Runs along sp: whole when nothing varies spatially, else split
+         * at output rows so each run advances along w only. */
+        for (int64_t j = 0; j < ncols;) {
+            const tsr_dim_t sp = sp0 + j;
+            int64_t run = ncols - j;
+            if (!cf->ep_uniform_sp && run > cf->sh.OW - sp % cf->sh.OW)
+                run = cf->sh.OW - sp % cf->sh.OW;
+            gemm_conv_dst_point(cf, n, oc + r, sp, pos);
+            tsr_epilogue_apply_row(&cf->ep, rt, row + j, run, pos,
+                                   cf->sh.ndims - 1, dst,
+                                   gemm_conv_dst_offset(cf, n, oc + r, sp), 1);
+            j += run;
+        }
     }
 }
 

@@ -14,9 +14,11 @@
  * run one after the other, each spread over all threads by the GEMM. The
  * GEMM sums every element over K in the same order whatever its shape or
  * thread split, so results do not depend on the thread count. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/attr.h"
 #include "common/convolution_pd.h"
 #include "common/memory_desc.h"
 #include "common/utils.h"
@@ -134,9 +136,14 @@ static tsr_dim_t order_images(const gemm_conv_conf_t *cf) {
     return 1;
 }
 
+static tsr_status_t staging_init(gemm_conv_conf_t *cf,
+                                 struct tsr_primitive_desc *pd);
+
+/* nthr: the threads to plan for (0: the OpenMP maximum). */
 static tsr_status_t conf_init(gemm_conv_conf_t *cf,
-                              struct tsr_primitive_desc *pd) {
+                              struct tsr_primitive_desc *pd, int nthr) {
     memset(cf, 0, sizeof(*cf));
+    cf->nthr = nthr;
     if (!conv_is_fwd_direct(pd))
         return tsr_unimplemented;
     const struct tsr_primitive_attr *attr = &pd->attr;
@@ -170,6 +177,11 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     cf->dst_sp_step = cf->dst_cl ? cf->dst_s[CONV_W] : 1;
     if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
+    if (!cf->dst_cl && nthr == 0) {
+        const tsr_status_t st = staging_init(cf, pd);
+        if (st != tsr_unimplemented)
+            return st;
+    }
 
     /* Weights for "any" with a channels-last dst: the GEMM's B panels,
      * always read in place (the ISA cap froze when the pd chose their
@@ -229,22 +241,154 @@ static tsr_status_t gemm_conv_init(struct tsr_primitive_desc *pd) {
     gemm_conv_conf_t *cf = malloc(sizeof(*cf));
     if (!cf)
         return tsr_out_of_memory;
-    const tsr_status_t st = conf_init(cf, pd);
+    const tsr_status_t st = conf_init(cf, pd, 0);
     if (st != tsr_success) {
         free(cf);
         return st;
     }
     pd->impl_data = cf;
+    const gemm_conv_staging_t *sg = cf->staging;
+    if (sg) {
+        pd->scratchpad_size = sg->slot_bytes * (sg->per_thread ? cf->nthr : 1);
+        return tsr_success;
+    }
     const int slices = cf->per_thread_items ? cf->nthr : 1;
     pd->scratchpad_size = cf->thread_bytes * (size_t)slices;
     return tsr_success;
 }
 
+static void conf_fini(gemm_conv_conf_t *cf) {
+    free(cf->point_order);
+    if (cf->staging)
+        conf_fini(&cf->staging->cl);
+    free(cf->staging);
+}
+
 static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
     gemm_conv_conf_t *cf = pd->impl_data;
     if (cf)
-        free(cf->point_order);
+        conf_fini(cf);
     free(cf);
+}
+
+/* Staging (gemm_conv_staging_t): a stage's copies stay within this size
+ * when each thread runs its own stages. */
+#define STAGE_BYTES ((size_t)1 << 20)
+/* Images beyond this size are not staged: the copies would double the
+ * data's footprint for little gain. */
+#define STAGE_MAX_IMAGE_BYTES ((size_t)64 << 20)
+
+/* A channels-first layer (cf's sizes, strides and dst_cl set) worth
+ * computing channels-last: one whose im2col copies each source point
+ * several times, on an engine that reads a source by taps. A unit 1x1
+ * reads its source in place already, and a strided or padded 1x1 gathers
+ * fewer points than the whole source the copy would transpose
+ * (res4a_branch2a mb1, 2 threads: 174 -> 118 GFLOPS staged). */
+static int staging_wanted(const gemm_conv_conf_t *cf) {
+    const size_t image_bytes =
+            sizeof(float) * (size_t)(cf->sh.G * (cf->sh.ICg * cf->sh.ID *
+                                                         cf->sh.IH * cf->sh.IW +
+                                                 cf->sh.OCg * cf->SP));
+    return !cf->dst_cl && cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
+           gemm_conv_spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH,
+                                    cf->sh.IW) &&
+           cf->KS > 1 && tsr_gemm_f32_taps_supported(1, 1) &&
+           image_bytes <= STAGE_MAX_IMAGE_BYTES;
+}
+
+/* The dense channels-last form of data md `md` over `images` images. */
+static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
+                                     tsr_dim_t images, tsr_memory_desc_t *cl) {
+    tsr_dim_t dims[TSR_MAX_NDIMS];
+    int order[TSR_MAX_NDIMS], k = 0;
+    const int nd = md->ndims;
+    for (int d = 0; d < nd; d++)
+        dims[d] = md->dims[d];
+    dims[0] = images;
+    order[k++] = 0;
+    for (int d = 2; d < nd; d++)
+        order[k++] = d;
+    order[k] = 1;
+    return md_init_blocked(cl, nd, dims, tsr_f32, order, 0, NULL, NULL);
+}
+
+/* Sets cf->staging (and the rest of cf: the epilogue, for the final store)
+ * when the layer is worth it and the channels-last convolution reads its
+ * source by taps; tsr_unimplemented leaves cf as it was for the
+ * channels-first path. The weights "any" become the channels-last
+ * convolution's choice. */
+static tsr_status_t staging_init(gemm_conv_conf_t *cf,
+                                 struct tsr_primitive_desc *pd) {
+    if (!staging_wanted(cf))
+        return tsr_unimplemented;
+    const int nthr = omp_get_max_threads();
+    const tsr_dim_t MB = cf->sh.MB;
+    const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg * cf->sh.ID *
+                                      cf->sh.IH * cf->sh.IW),
+                 dst_image = (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
+    const size_t image_bytes = sizeof(float) * (src_image + dst_image);
+    /* Whole stages per thread where each thread gets two or more; more
+     * images per stage where they fit STAGE_BYTES (one GEMM over several
+     * small images). */
+    const int per_thread = nthr > 1 && MB >= 2 * nthr;
+    tsr_dim_t images = 1;
+    for (tsr_dim_t d = per_thread ? MB / (2 * nthr) : 1; d > 1; d--)
+        if (MB % d == 0 && (size_t)d * image_bytes <= STAGE_BYTES) {
+            images = d;
+            break;
+        }
+    gemm_conv_staging_t *sg = calloc(1, sizeof(*sg));
+    struct tsr_primitive_desc *cl_pd = malloc(sizeof(*cl_pd));
+    if (!sg || !cl_pd) {
+        free(sg);
+        free(cl_pd);
+        return tsr_out_of_memory;
+    }
+    /* The same layer over one stage, channels-last, with no epilogue but
+     * a bias (which its GEMM adds at the store; the final store is then a
+     * copy): the sums. */
+    tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
+    if (st != tsr_success) {
+        free(sg);
+        free(cl_pd);
+        return st;
+    }
+    *cl_pd = *pd;
+    tsr_attr_init_default(&cl_pd->attr);
+    if (!cf->ep_bias_only) {
+        memset(&cl_pd->op.conv.bias_desc, 0, sizeof(cl_pd->op.conv.bias_desc));
+        memset(&cl_pd->md[TSR_MD_BIAS], 0, sizeof(cl_pd->md[TSR_MD_BIAS]));
+    }
+    st = channels_last_md(&pd->md[TSR_MD_SRC], images, &cl_pd->md[TSR_MD_SRC]);
+    if (st == tsr_success)
+        st = channels_last_md(&pd->md[TSR_MD_DST], images,
+                              &cl_pd->md[TSR_MD_DST]);
+    cl_pd->op.conv.src_desc = cl_pd->md[TSR_MD_SRC];
+    cl_pd->op.conv.dst_desc = cl_pd->md[TSR_MD_DST];
+    if (st == tsr_success)
+        st = conf_init(&sg->cl, cl_pd, per_thread ? 1 : nthr);
+    if (st == tsr_success && !sg->cl.taps_ok)
+        st = tsr_unimplemented;
+    if (st != tsr_success) {
+        conf_fini(&sg->cl);
+        free(sg);
+        free(cl_pd);
+        return st;
+    }
+    pd->md[TSR_MD_WEIGHTS] = cl_pd->md[TSR_MD_WEIGHTS];
+    free(cl_pd);
+    sg->images = images;
+    sg->per_thread = per_thread;
+    sg->src_floats = (size_t)images * src_image;
+    sg->dst_floats = (size_t)images * dst_image;
+    const gemm_conv_conf_t *cl = &sg->cl;
+    sg->slot_bytes =
+            tsr_rnd_up(sg->src_floats * sizeof(float), 64) +
+            tsr_rnd_up(sg->dst_floats * sizeof(float), 64) +
+            cl->thread_bytes * (size_t)(cl->per_thread_items ? cl->nthr : 1);
+    cf->nthr = nthr;
+    cf->staging = sg;
+    return tsr_success;
 }
 
 /* The epilogue's view of one GEMM call. */
@@ -274,24 +418,8 @@ static void store_tile(const void *ctx, float *c, int64_t ldc, int64_t m0,
                              s->g * cf->sh.OCg + n0, m, n, s->dst);
         return;
     }
-    tsr_dim_t pos[TSR_MAX_NDIMS];
-    for (int64_t r = 0; r < m; r++) {
-        float *acc = c + r * ldc;
-        const tsr_dim_t oc = s->g * cf->sh.OCg + m0 + r;
-        /* Runs along sp: whole when nothing varies spatially, else split
-         * at output rows so each run advances along w only. */
-        for (int64_t j = 0; j < n;) {
-            const tsr_dim_t sp = s->sp0 + n0 + j;
-            int64_t run = n - j;
-            if (!cf->ep_uniform_sp && run > cf->sh.OW - sp % cf->sh.OW)
-                run = cf->sh.OW - sp % cf->sh.OW;
-            gemm_conv_dst_point(cf, s->n, oc, sp, pos);
-            tsr_epilogue_apply_row(&cf->ep, s->rt, acc + j, run, pos,
-                                   cf->sh.ndims - 1, s->dst,
-                                   gemm_conv_dst_offset(cf, s->n, oc, sp), 1);
-            j += run;
-        }
-    }
+    gemm_conv_store_cf_rows(cf, s->rt, c, ldc, s->n, s->g * cf->sh.OCg + m0,
+                            s->sp0 + n0, m, n, s->dst);
 }
 
 /* Thread-local buffers of one slice of the scratchpad. */
@@ -462,12 +590,140 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     return tsr_gemm_f32(&a);
 }
 
+/* The weights as e's GEMMs read them; tsr_runtime_error when the kernel
+ * no longer takes what the pd planned. */
+static tsr_status_t set_weights(exec_t *e) {
+    const gemm_conv_conf_t *cf = e->cf;
+    if (cf->wei_panels) {
+        /* The ISA cap froze when the pd chose the panels' width, so the
+         * kernel reads them in place. */
+        if (tsr_gemm_f32_prepacked_nr() != cf->panel_nr)
+            return tsr_runtime_error;
+        e->wei += cf->panel_off0;
+        e->wei_in_place = 1;
+    }
+    /* Likewise the kernel's taps: col was sized for them. */
+    if (cf->taps_ok && !tap_shape_supported(cf, cf->row_taps))
+        return tsr_runtime_error;
+    return tsr_success;
+}
+
+/* One stage's run of the channels-last convolution. */
+typedef struct {
+    exec_t cl; /* over the copies */
+    const gemm_conv_conf_t *cf;
+    float *dst;
+    tsr_dim_t n0;
+    /* Each item's points are stored into dst as soon as it is done, while
+     * they are in the caches: items are runs of points (not in the
+     * padding order within an image). */
+    int per_item;
+} stage_exec_t;
+
+/* The stage's points r0 .. r1 - 1, channels oc0 .. oc1 - 1, into dst,
+ * over all threads when `team`. */
+static void unstage(const stage_exec_t *se, tsr_dim_t r0, tsr_dim_t r1,
+                    tsr_dim_t oc0, tsr_dim_t oc1, int team) {
+    const float *copy = se->cl.dst;
+    if (!team) {
+        gemm_conv_unstage_dst(se->cf, se->cl.rt, copy, se->n0, r0, r1, oc0, oc1,
+                              0, 1, se->dst);
+        return;
+    }
+#pragma omp parallel num_threads(se->cf->nthr)
+    gemm_conv_unstage_dst(se->cf, se->cl.rt, copy, se->n0, r0, r1, oc0, oc1,
+                          omp_get_thread_num(), omp_get_num_threads(), se->dst);
+}
+
+static tsr_status_t run_stage_item(const void *ctx, int ithr, tsr_dim_t item,
+                                   int team) {
+    const stage_exec_t *se = ctx;
+    const tsr_status_t st = run_item(&se->cl, ithr, item, team);
+    if (st != tsr_success || !se->per_item)
+        return st;
+    const gemm_conv_conf_t *cl = se->cl.cf;
+    const gemm_conv_item_t it = gemm_conv_item_at(cl, item);
+    const tsr_dim_t r0 = it.n * cl->SP + it.sp0, OCg = cl->sh.OCg;
+    unstage(se, r0, r0 + it.len, it.g * OCg, (it.g + 1) * OCg, team);
+    return tsr_success;
+}
+
+/* One stage (gemm_conv_staging_t) on slot `slot` of the scratchpad: over
+ * all threads, or (per_thread) on the calling thread alone. */
+static tsr_status_t run_stage(const gemm_conv_conf_t *cf, const exec_t *cl_e,
+                              const float *src, float *dst, tsr_dim_t stage,
+                              char *slot) {
+    const gemm_conv_staging_t *sg = cf->staging;
+    const gemm_conv_conf_t *cl = &sg->cl;
+    float *src_copy = (float *)slot;
+    float *dst_copy =
+            (float *)(slot + tsr_rnd_up(sg->src_floats * sizeof(float), 64));
+    stage_exec_t se = {*cl_e, cf, dst, stage * sg->images,
+                       !cl->point_order || cl->chunk_sp % cl->SP == 0};
+    se.cl.src = src_copy;
+    se.cl.dst = dst_copy;
+    se.cl.scratch =
+            (char *)dst_copy + tsr_rnd_up(sg->dst_floats * sizeof(float), 64);
+    const tsr_dim_t points = sg->images * cl->SP, OC = cl->sh.G * cl->sh.OCg;
+    tsr_status_t st = tsr_success;
+    if (sg->per_thread) {
+        gemm_conv_stage_src(cf, src, se.n0, sg->images, 0, 1, src_copy);
+        const tsr_dim_t items = gemm_conv_items(cl);
+        for (tsr_dim_t i = 0; i < items && st == tsr_success; i++)
+            st = run_stage_item(&se, 0, i, 0);
+    } else {
+#pragma omp parallel num_threads(cf->nthr)
+        gemm_conv_stage_src(cf, src, se.n0, sg->images, omp_get_thread_num(),
+                            omp_get_num_threads(), src_copy);
+        st = gemm_conv_run_items(cl, run_stage_item, &se);
+    }
+    if (st == tsr_success && !se.per_item)
+        unstage(&se, 0, points, 0, OC, !sg->per_thread);
+    return st;
+}
+
+static tsr_status_t execute_staged(const gemm_conv_conf_t *cf,
+                                   const tsr_epilogue_rt_t *rt,
+                                   const float *src, const float *wei,
+                                   float *dst, char *scratch) {
+    const gemm_conv_staging_t *sg = cf->staging;
+    exec_t e = {&sg->cl, NULL, wei, 0, NULL, rt, NULL};
+    tsr_status_t st = set_weights(&e);
+    if (st != tsr_success)
+        return st;
+    const tsr_dim_t stages = cf->sh.MB / sg->images;
+    if (!sg->per_thread) {
+        for (tsr_dim_t s = 0; s < stages && st == tsr_success; s++)
+            st = run_stage(cf, &e, src, dst, s, scratch);
+        return st;
+    }
+#pragma omp parallel num_threads(cf->nthr)
+    {
+        char *slot = scratch + sg->slot_bytes * (size_t)omp_get_thread_num();
+        /* Stages go to the thread that is free, as items do
+         * (gemm_conv_run_items). */
+#pragma omp for schedule(dynamic, 1)
+        for (tsr_dim_t s = 0; s < stages; s++) {
+            const tsr_status_t s_st = run_stage(cf, &e, src, dst, s, slot);
+            if (s_st != tsr_success) {
+#pragma omp critical
+                st = s_st;
+            }
+        }
+    }
+    return st;
+}
+
 static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                                       const tsr_exec_ctx_t *ctx) {
     const gemm_conv_conf_t *cf = pd->impl_data;
     char *scratch = ctx->scratchpad;
     tsr_epilogue_rt_t rt;
     tsr_epilogue_resolve(&cf->ep, ctx, &rt);
+    if (cf->staging)
+        return execute_staged(cf, &rt, tsr_ctx_data(ctx, TSR_ARG_SRC),
+                              tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
+                              tsr_ctx_data(ctx, TSR_ARG_DST), scratch);
     exec_t e = {cf,
                 tsr_ctx_data(ctx, TSR_ARG_SRC),
                 tsr_ctx_data(ctx, TSR_ARG_WEIGHTS),
@@ -475,17 +731,9 @@ static tsr_status_t gemm_conv_execute(const struct tsr_primitive_desc *pd,
                 tsr_ctx_data(ctx, TSR_ARG_DST),
                 &rt,
                 scratch};
-    if (cf->wei_panels) {
-        /* The ISA cap froze when the pd chose the panels' width, so the
-         * kernel reads them in place. */
-        if (tsr_gemm_f32_prepacked_nr() != cf->panel_nr)
-            return tsr_runtime_error;
-        e.wei += cf->panel_off0;
-        e.wei_in_place = 1;
-    }
-    /* Likewise the kernel's taps: col was sized for them. */
-    if (cf->taps_ok && !tap_shape_supported(cf, cf->row_taps))
-        return tsr_runtime_error;
+    const tsr_status_t st = set_weights(&e);
+    if (st != tsr_success)
+        return st;
     return gemm_conv_run_items(cf, run_item, &e);
 }
 

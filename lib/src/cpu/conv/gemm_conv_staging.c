@@ -1,0 +1,117 @@
+/* The transposes of a channels-first layer computed channels-last by
+ * "gemm:f32" (gemm_conv_staging_t in gemm_conv_f32.h): the source into a
+ * channels-last copy, and the channels-last sums through the epilogue
+ * into the channels-first dst. Pure copies around the GEMM, so results do
+ * not depend on how the parts are cut. */
+#include "common/isa.h"
+#include "common/utils.h"
+#include "cpu/conv/gemm_conv_f32.h"
+#include "cpu/reorder/simple_reorder_tiled.h"
+
+/* Source points per part unit: a unit's copy (points x IC) stays in L2
+ * while its channels are walked 16 at a time. */
+#define STAGE_SRC_POINTS 256
+/* Dst points per unit: 16 channels of them fit the transpose buffer, and
+ * the epilogue takes rows of this many in one call. */
+#define STAGE_DST_POINTS 128
+#define STAGE_CHANNELS 16
+
+/* mat[w * ld + i] = rows[off[i] + w], i < t, w < n. */
+static void gather(int avx2, const float *rows, const tsr_dim_t *off,
+                   float *mat, tsr_dim_t ld, tsr_dim_t t, tsr_dim_t n) {
+    if (avx2) {
+        tiled_gather_transpose4_avx2(rows, off, mat, ld, t, n);
+        return;
+    }
+    for (tsr_dim_t w = 0; w < n; w++)
+        for (tsr_dim_t i = 0; i < t; i++)
+            mat[w * ld + i] = rows[off[i] + w];
+}
+
+/* rows[off[i] + w] = mat[w * ld + i], i < t, w < n. */
+static void scatter(int avx2, const float *mat, tsr_dim_t ld, float *rows,
+                    const tsr_dim_t *off, tsr_dim_t t, tsr_dim_t n) {
+    if (avx2) {
+        tiled_scatter_transpose4_avx2(mat, ld, rows, off, t, n);
+        return;
+    }
+    for (tsr_dim_t i = 0; i < t; i++)
+        for (tsr_dim_t w = 0; w < n; w++)
+            rows[off[i] + w] = mat[w * ld + i];
+}
+
+/* Units [*u0, *u1) of part `part` of `nparts` of `units`. */
+static void part_range(tsr_dim_t units, int part, int nparts, tsr_dim_t *u0,
+                       tsr_dim_t *u1) {
+    *u0 = units * part / nparts;
+    *u1 = units * (part + 1) / nparts;
+}
+
+void gemm_conv_stage_src(const gemm_conv_conf_t *cf, const float *src,
+                         tsr_dim_t n0, tsr_dim_t images, int part, int nparts,
+                         float *copy) {
+    const int avx2 = tsr_mayiuse(tsr_cpu_isa_avx2);
+    const tsr_dim_t IC = cf->sh.G * cf->sh.ICg;
+    const tsr_dim_t ISP = cf->sh.ID * cf->sh.IH * cf->sh.IW;
+    const tsr_dim_t chunks = tsr_div_up(ISP, STAGE_SRC_POINTS);
+    tsr_dim_t u0, u1, off[STAGE_CHANNELS];
+    part_range(images * chunks, part, nparts, &u0, &u1);
+    for (tsr_dim_t u = u0; u < u1; u++) {
+        const tsr_dim_t img = u / chunks, p0 = u % chunks * STAGE_SRC_POINTS;
+        const tsr_dim_t len =
+                ISP - p0 < STAGE_SRC_POINTS ? ISP - p0 : STAGE_SRC_POINTS;
+        /* Point p of the image at offset p (its spatial dims are linear
+         * with unit stride; see staging_wanted). */
+        const float *rows =
+                src + cf->src_off0 + (n0 + img) * cf->src_s[CONV_N] + p0;
+        float *mat = copy + (img * ISP + p0) * IC;
+        for (tsr_dim_t c0 = 0; c0 < IC; c0 += STAGE_CHANNELS) {
+            const tsr_dim_t t =
+                    IC - c0 < STAGE_CHANNELS ? IC - c0 : STAGE_CHANNELS;
+            for (tsr_dim_t i = 0; i < t; i++)
+                off[i] = (c0 + i) * cf->src_s[CONV_C];
+            gather(avx2, rows, off, mat + c0, IC, t, len);
+        }
+    }
+}
+
+void gemm_conv_unstage_dst(const gemm_conv_conf_t *cf,
+                           const tsr_epilogue_rt_t *rt, const float *copy,
+                           tsr_dim_t n0, tsr_dim_t r0, tsr_dim_t r1,
+                           tsr_dim_t oc0, tsr_dim_t oc1, int part, int nparts,
+                           float *dst) {
+    const int avx2 = tsr_mayiuse(tsr_cpu_isa_avx2);
+    const tsr_dim_t OC = cf->sh.G * cf->sh.OCg, SP = cf->SP;
+    float acc[STAGE_CHANNELS * STAGE_DST_POINTS];
+    tsr_dim_t a, b, off[STAGE_CHANNELS];
+    part_range(r1 - r0, part, nparts, &a, &b);
+    for (tsr_dim_t r = r0 + a, len; r < r0 + b; r += len) {
+        /* A run of points within one image. */
+        const tsr_dim_t img = r / SP, sp0 = r % SP;
+        len = r0 + b - r;
+        if (len > SP - sp0)
+            len = SP - sp0;
+        if (len > STAGE_DST_POINTS)
+            len = STAGE_DST_POINTS;
+        const float *mat = copy + r * OC;
+        for (tsr_dim_t c = oc0; c < oc1; c += STAGE_CHANNELS) {
+            const tsr_dim_t t =
+                    oc1 - c < STAGE_CHANNELS ? oc1 - c : STAGE_CHANNELS;
+            if (cf->ep_identity || cf->ep_bias_only) {
+                /* The results (the staged GEMM added the bias): straight
+                 * into dst. */
+                for (tsr_dim_t i = 0; i < t; i++)
+                    off[i] = i * cf->dst_s[CONV_C];
+                scatter(avx2, mat + c, OC,
+                        dst + gemm_conv_dst_offset(cf, n0 + img, c, sp0), off,
+                        t, len);
+                continue;
+            }
+            for (tsr_dim_t i = 0; i < t; i++)
+                off[i] = i * STAGE_DST_POINTS;
+            scatter(avx2, mat + c, OC, acc, off, t, len);
+            gemm_conv_store_cf_rows(cf, rt, acc, STAGE_DST_POINTS, n0 + img, c,
+                                    sp0, t, len, dst);
+        }
+    }
+}
