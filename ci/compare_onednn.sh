@@ -7,8 +7,9 @@
 #   ci/compare_onednn.sh [OUT_DIR] [BATCH...] [-- extra benchdnn options...]
 # BATCH is DRIVER:PATH (conv, ip or matmul: `ip:my_batch`), or a path whose
 # file name perf_<driver>_* names the driver (as ci/nightly.sh reads it).
-# Default: inputs/perf/perf_conv_f32_any, perf_conv_f32_nhwc, perf_conv_dw,
-# perf_ip_f32 and perf_matmul_f32 into compare-out/.
+# Default: inputs/perf/perf_conv_f32_any, perf_conv_f32_nhwc,
+# perf_conv_f32_nchw, perf_conv_dw, perf_ip_f32 and perf_matmul_f32 into
+# compare-out/.
 # Environment: PEAK_GFLOPS=N adds fraction-of-peak columns; BUILD_DIR
 # (default build) is the build folder; ROUNDS=N (default 1) runs each batch
 # N times and keeps each library's best result per problem, the steadier
@@ -26,6 +27,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do batches+=("$1"); shift; done
 [ $# -gt 0 ] && shift # the "--"
 [ ${#batches[@]} -gt 0 ] || batches=(inputs/perf/perf_conv_f32_any
                                      inputs/perf/perf_conv_f32_nhwc
+                                     inputs/perf/perf_conv_f32_nchw
                                      inputs/perf/perf_conv_dw
                                      inputs/perf/perf_ip_f32
                                      inputs/perf/perf_matmul_f32)
