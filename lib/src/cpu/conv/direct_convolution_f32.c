@@ -322,14 +322,18 @@ static tsr_status_t resolve_layouts(struct tsr_primitive_desc *pd,
      * layers of channels-last or open sources, which gemm:f32 reads by
      * kernel rows at twice the vector width (resnet_50:conv1 nhwc, 2
      * threads: 254 -> 449 GFLOPS; capped at AVX2 this one stays ahead,
-     * 252 against 243; with an nchw source too, 256 against 145). So do
-     * channels-first source and dst, which gemm:f32 transposes to compute
-     * channels-last (mb32, 2 threads: 84 -> 217 GFLOPS, capped at AVX2
+     * 252 against 243), and of channels-first sources into a
+     * channels-last or open dst, which gemm:f32 transposes to read them so
+     * (mb32, 2 threads: 121 -> 268 GFLOPS; capped at AVX2 159 against
+     * 147). Channels-first source and dst go to gemm:f32 on any ISA, which
+     * transposes both (mb32, 2 threads: 84 -> 217 GFLOPS, capped at AVX2
      * 84 -> 126). */
-    const int first_layer = s->G == 1 && s->ICg <= DIRECT_FIRST_MAX_IC &&
-                            !(tsr_mayiuse(tsr_cpu_isa_avx512_core) &&
-                              channels_last_or_any(src)) &&
-                            !(channels_first(src) && channels_first(dst));
+    const int avx512 = tsr_mayiuse(tsr_cpu_isa_avx512_core);
+    const int first_layer =
+            s->G == 1 && s->ICg <= DIRECT_FIRST_MAX_IC &&
+            !(avx512 && (channels_last_or_any(src) ||
+                         (channels_first(src) && channels_last_or_any(dst)))) &&
+            !(channels_first(src) && channels_first(dst));
     if (!first_layer && md_is_any(wei) && plain_or_any(src) &&
         plain_or_any(dst))
         return tsr_unimplemented;

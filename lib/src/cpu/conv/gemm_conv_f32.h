@@ -99,21 +99,23 @@ typedef struct {
     struct gemm_conv_staging *staging;
 } gemm_conv_conf_t;
 
-/* A channels-first layer computed through channels-last copies of its
- * data: a stage of `images` images of the source is transposed
- * channels-last (gemm_conv_stage_src), the channels-last GEMM convolution
- * `cl` (no post-ops; a bias only when that is the whole epilogue) computes
- * the stage into a channels-last copy of the dst, and the epilogue stores
- * that into the channels-first dst (gemm_conv_unstage_dst). The copies cost two
- * passes over the data and let the GEMM read the source by taps instead
- * of through an im2col. */
+/* A layer with a channels-first source computed channels-last through a
+ * copy: a stage of `images` images of the source is transposed
+ * channels-last (gemm_conv_stage_src) and the channels-last GEMM
+ * convolution `cl` computes the stage. Into a channels-last dst it stores
+ * as it would (with the whole epilogue, which must not tell images
+ * apart). For a channels-first dst it stores at most a bias into a
+ * channels-last copy, which the epilogue stores into dst
+ * (gemm_conv_unstage_dst). The copies let the GEMM read the source by
+ * taps instead of through an im2col. */
 typedef struct gemm_conv_staging {
     gemm_conv_conf_t cl;
     tsr_dim_t images;
     /* Each thread runs whole stages, their GEMMs on one thread; else a
      * stage at a time over all threads. */
     int per_thread;
-    size_t src_floats, dst_floats; /* the copies of one stage */
+    size_t src_floats, dst_floats; /* the copies of one stage (dst: 0
+                                      with a channels-last dst) */
     size_t slot_bytes;             /* copies and cl's scratchpad */
 } gemm_conv_staging_t;
 

@@ -177,7 +177,7 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     cf->dst_sp_step = cf->dst_cl ? cf->dst_s[CONV_W] : 1;
     if (cf->dst_cl && cf->SP > 1 && cf->dst_sp_step < cf->sh.OCg)
         return tsr_unimplemented;
-    if (!cf->dst_cl && nthr == 0) {
+    if (nthr == 0) {
         const tsr_status_t st = staging_init(cf, pd);
         if (st != tsr_unimplemented)
             return st;
@@ -283,18 +283,19 @@ static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
  * group won or lost 30%, g8 ic64 oc128 28x28 mb1 80 -> 56). */
 #define STAGE_MIN_OCG 32
 
-/* A channels-first layer (cf's sizes, strides and dst_cl set) worth
- * computing channels-last: one whose im2col copies each source point
- * several times, on an engine that reads a source by taps. A unit 1x1
- * reads its source in place already, and a strided or padded 1x1 gathers
- * fewer points than the whole source the copy would transpose
- * (res4a_branch2a mb1, 2 threads: 174 -> 118 GFLOPS staged). */
+/* A layer with a channels-first source (cf's sizes, strides and dst_cl
+ * set) worth computing channels-last: one whose im2col copies each source
+ * point several times, on an engine that reads a source by taps. A unit
+ * 1x1 reads its source in place already, and a strided or padded 1x1
+ * gathers fewer points than the whole source the copy would transpose
+ * (res4a_branch2a mb1, 2 threads: 174 -> 118 GFLOPS staged). A
+ * channels-last dst takes the results as they are. */
 static int staging_wanted(const gemm_conv_conf_t *cf) {
     const size_t image_bytes =
             sizeof(float) * (size_t)(cf->sh.G * (cf->sh.ICg * cf->sh.ID *
                                                          cf->sh.IH * cf->sh.IW +
                                                  cf->sh.OCg * cf->SP));
-    return !cf->dst_cl && cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
+    return cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
            gemm_conv_spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH,
                                     cf->sh.IW) &&
            cf->KS > 1 && (cf->sh.G == 1 || cf->sh.OCg >= STAGE_MIN_OCG) &&
@@ -321,7 +322,7 @@ static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
 /* Sets cf->staging (and the rest of cf: the epilogue, for the final store)
  * when the layer is worth it and the channels-last convolution reads its
  * source by taps; tsr_unimplemented leaves cf as it was for the
- * channels-first path. The weights "any" become the channels-last
+ * unstaged path. The weights "any" become the channels-last
  * convolution's choice. */
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd) {
@@ -331,7 +332,9 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
     const tsr_dim_t MB = cf->sh.MB;
     const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg * cf->sh.ID *
                                       cf->sh.IH * cf->sh.IW),
-                 dst_image = (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
+                 dst_image = cf->dst_cl
+                                     ? 0
+                                     : (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
     const size_t image_bytes = sizeof(float) * (src_image + dst_image);
     /* Whole stages per thread where each thread gets two or more; more
      * images per stage where they fit STAGE_BYTES (one GEMM over several
@@ -354,27 +357,41 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
      * a bias (which its GEMM adds at the store; the final store is then a
      * copy): the sums. */
     tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
+    /* Into a channels-last dst the stage's GEMMs store with the whole
+     * epilogue, their images counted from the stage's first: the
+     * epilogue must not tell images apart. */
+    if (st == tsr_success && cf->dst_cl && !cf->ep_uniform_n)
+        st = tsr_unimplemented;
     if (st != tsr_success) {
         free(sg);
         free(cl_pd);
         return st;
     }
     *cl_pd = *pd;
-    tsr_attr_init_default(&cl_pd->attr);
-    if (!cf->ep_bias_only) {
+    if (!cf->dst_cl)
+        tsr_attr_init_default(&cl_pd->attr);
+    if (!cf->dst_cl && !cf->ep_bias_only) {
         memset(&cl_pd->op.conv.bias_desc, 0, sizeof(cl_pd->op.conv.bias_desc));
         memset(&cl_pd->md[TSR_MD_BIAS], 0, sizeof(cl_pd->md[TSR_MD_BIAS]));
     }
     st = channels_last_md(&pd->md[TSR_MD_SRC], images, &cl_pd->md[TSR_MD_SRC]);
-    if (st == tsr_success)
+    if (cf->dst_cl) {
+        /* The stage's images of dst itself. */
+        cl_pd->md[TSR_MD_DST].dims[0] = images;
+        cl_pd->md[TSR_MD_DST].padded_dims[0] = images;
+    } else if (st == tsr_success) {
         st = channels_last_md(&pd->md[TSR_MD_DST], images,
                               &cl_pd->md[TSR_MD_DST]);
+    }
     cl_pd->op.conv.src_desc = cl_pd->md[TSR_MD_SRC];
     cl_pd->op.conv.dst_desc = cl_pd->md[TSR_MD_DST];
     if (st == tsr_success)
         st = conf_init(&sg->cl, cl_pd, per_thread ? 1 : nthr);
     if (st == tsr_success && !sg->cl.taps_ok)
         st = tsr_unimplemented;
+    /* Its epilogue of the pd's own attr (cl_pd's copy goes now). */
+    if (st == tsr_success && cf->dst_cl)
+        st = gemm_conv_epilogue_init(pd, &sg->cl);
     if (st != tsr_success) {
         conf_fini(&sg->cl);
         free(sg);
@@ -667,7 +684,9 @@ static tsr_status_t run_stage(const gemm_conv_conf_t *cf, const exec_t *cl_e,
     stage_exec_t se = {*cl_e, cf, dst, stage * sg->images,
                        !cl->point_order || cl->chunk_sp % cl->SP == 0};
     se.cl.src = src_copy;
-    se.cl.dst = dst_copy;
+    /* A channels-last dst: the stage's part of it, stored as computed. */
+    se.cl.dst = cf->dst_cl ? dst + se.n0 * cf->dst_s[CONV_N] : dst_copy;
+    se.per_item &= !cf->dst_cl;
     se.cl.scratch =
             (char *)dst_copy + tsr_rnd_up(sg->dst_floats * sizeof(float), 64);
     const tsr_dim_t points = sg->images * cl->SP, OC = cl->sh.G * cl->sh.OCg;
@@ -683,7 +702,7 @@ static tsr_status_t run_stage(const gemm_conv_conf_t *cf, const exec_t *cl_e,
                             omp_get_num_threads(), src_copy);
         st = gemm_conv_run_items(cl, run_stage_item, &se);
     }
-    if (st == tsr_success && !se.per_item)
+    if (st == tsr_success && !se.per_item && !cf->dst_cl)
         unstage(&se, 0, points, 0, OC, !sg->per_thread);
     return st;
 }
