@@ -325,15 +325,17 @@ static tsr_status_t resolve_layouts(struct tsr_primitive_desc *pd,
      * 252 against 243), and of channels-first sources into a
      * channels-last or open dst, which gemm:f32 transposes to read them so
      * (mb32, 2 threads: 121 -> 268 GFLOPS; capped at AVX2 159 against
-     * 147). Channels-first source and dst go to gemm:f32 on any ISA, which
-     * transposes both (mb32, 2 threads: 84 -> 217 GFLOPS, capped at AVX2
-     * 84 -> 126). */
+     * 147). Channels-first source and dst go to gemm:f32 from AVX2 on,
+     * which transposes both (mb32, 2 threads: 84 -> 217 GFLOPS, capped at
+     * AVX2 84 -> 126; the portable GEMM is 5 times slower than the
+     * portable tiles here). */
     const int avx512 = tsr_mayiuse(tsr_cpu_isa_avx512_core);
     const int first_layer =
             s->G == 1 && s->ICg <= DIRECT_FIRST_MAX_IC &&
             !(avx512 && (channels_last_or_any(src) ||
                          (channels_first(src) && channels_last_or_any(dst)))) &&
-            !(channels_first(src) && channels_first(dst));
+            !(tsr_mayiuse(tsr_cpu_isa_avx2) && channels_first(src) &&
+              channels_first(dst));
     if (!first_layer && md_is_any(wei) && plain_or_any(src) &&
         plain_or_any(dst))
         return tsr_unimplemented;
