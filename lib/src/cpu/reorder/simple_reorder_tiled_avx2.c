@@ -35,11 +35,41 @@ static inline void transpose_8x8(__m256 r[8]) {
     r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
 }
 
+/* Three rows into dense points of three: 4x4 transposes whose fourth
+ * lane spills into the next point's first slot, which the next store
+ * then writes (so only while a point follows the block; the rest
+ * element at a time). A first layer's 3-channel image copied
+ * channels-last by gemm:f32 (ResNet-50 conv1 mb32): 5.4% -> 3.3% of the
+ * run's time. Returns the points done. */
+static tsr_dim_t gather3_dense(const float *src, const tsr_dim_t *row_off,
+                               float *dst, tsr_dim_t n) {
+    const float *r0 = src + row_off[0], *r1 = src + row_off[1],
+                *r2 = src + row_off[2];
+    tsr_dim_t w = 0;
+    for (; w + 4 < n; w += 4) {
+        __m128 a = _mm_loadu_ps(r0 + w), b = _mm_loadu_ps(r1 + w),
+               c = _mm_loadu_ps(r2 + w), d = c;
+        _MM_TRANSPOSE4_PS(a, b, c, d);
+        _mm_storeu_ps(dst + 3 * w, a);
+        _mm_storeu_ps(dst + 3 * (w + 1), b);
+        _mm_storeu_ps(dst + 3 * (w + 2), c);
+        _mm_storeu_ps(dst + 3 * (w + 3), d);
+    }
+    return w;
+}
+
 void tiled_gather_transpose4_avx2(const void *rows, const tsr_dim_t *row_off,
                                   void *mat, tsr_dim_t mat_stride, tsr_dim_t t,
                                   tsr_dim_t n) {
     const float *src = rows;
     float *dst = mat;
+    if (t == 3 && mat_stride == 3) {
+        const tsr_dim_t w0 = gather3_dense(src, row_off, dst, n);
+        for (tsr_dim_t w = w0; w < n; w++)
+            for (int k = 0; k < 3; k++)
+                dst[w * 3 + k] = src[row_off[k] + w];
+        return;
+    }
     const tsr_dim_t t8 = t / 8 * 8, n8 = n / 8 * 8;
     for (tsr_dim_t i = 0; i < t8; i += 8) {
         for (tsr_dim_t w = 0; w < n8; w += 8) {
