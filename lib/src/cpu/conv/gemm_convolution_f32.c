@@ -291,32 +291,20 @@ static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
  * (res4a_branch2a mb1, 2 threads: 174 -> 118 GFLOPS staged). A
  * channels-last dst takes the results as they are. */
 static int staging_wanted(const gemm_conv_conf_t *cf) {
-    const size_t image_bytes =
-            sizeof(float) * (size_t)(cf->sh.G * (cf->sh.ICg * cf->sh.ID *
-                                                         cf->sh.IH * cf->sh.IW +
-                                                 cf->sh.OCg * cf->SP));
     return cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
            gemm_conv_spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH,
                                     cf->sh.IW) &&
            cf->KS > 1 && (cf->sh.G == 1 || cf->sh.OCg >= STAGE_MIN_OCG) &&
-           tsr_gemm_f32_taps_supported(1, 1) &&
-           image_bytes <= STAGE_MAX_IMAGE_BYTES;
+           tsr_gemm_f32_taps_supported(1, 1);
 }
 
 /* The dense channels-last form of data md `md` over `images` images. */
 static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
                                      tsr_dim_t images, tsr_memory_desc_t *cl) {
-    tsr_dim_t dims[TSR_MAX_NDIMS];
-    int order[TSR_MAX_NDIMS], k = 0;
-    const int nd = md->ndims;
-    for (int d = 0; d < nd; d++)
-        dims[d] = md->dims[d];
-    dims[0] = images;
-    order[k++] = 0;
-    for (int d = 2; d < nd; d++)
-        order[k++] = d;
-    order[k] = 1;
-    return md_init_blocked(cl, nd, dims, tsr_f32, order, 0, NULL, NULL);
+    *cl = *md;
+    cl->dims[0] = images;
+    cl->format_kind = tsr_format_kind_any;
+    return gemm_conv_resolve_any(cl, 0, 0, 0);
 }
 
 /* Sets cf->staging (and the rest of cf: the epilogue, for the final store)
@@ -326,15 +314,16 @@ static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
  * convolution's choice. */
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd) {
-    if (!staging_wanted(cf))
+    const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg * cf->sh.ID *
+                                      cf->sh.IH * cf->sh.IW),
+                 out_image = (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
+    if (!staging_wanted(cf) ||
+        sizeof(float) * (src_image + out_image) > STAGE_MAX_IMAGE_BYTES)
         return tsr_unimplemented;
     const int nthr = omp_get_max_threads();
     const tsr_dim_t MB = cf->sh.MB;
-    const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg * cf->sh.ID *
-                                      cf->sh.IH * cf->sh.IW),
-                 dst_image = cf->dst_cl
-                                     ? 0
-                                     : (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
+    /* A channels-last dst needs no copy. */
+    const size_t dst_image = cf->dst_cl ? 0 : out_image;
     const size_t image_bytes = sizeof(float) * (src_image + dst_image);
     /* Whole stages per thread where each thread gets two or more; more
      * images per stage where they fit STAGE_BYTES (one GEMM over several
@@ -353,9 +342,6 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
         free(cl_pd);
         return tsr_out_of_memory;
     }
-    /* The same layer over one stage, channels-last, with no epilogue but
-     * a bias (which its GEMM adds at the store; the final store is then a
-     * copy): the sums. */
     tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
     /* Into a channels-last dst the stage's GEMMs store with the whole
      * epilogue, their images counted from the stage's first: the
@@ -367,6 +353,9 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
         free(cl_pd);
         return st;
     }
+    /* The same layer over one stage, channels-last. For a channels-first
+     * dst it stores no epilogue but a bias (which its GEMM adds at the
+     * store; the final store is then a copy). */
     *cl_pd = *pd;
     if (!cf->dst_cl)
         tsr_attr_init_default(&cl_pd->attr);
@@ -637,9 +626,9 @@ typedef struct {
     const gemm_conv_conf_t *cf;
     float *dst;
     tsr_dim_t n0;
-    /* Each item's points are stored into dst as soon as it is done, while
-     * they are in the caches: items are runs of points (not in the
-     * padding order within an image). */
+    /* A channels-first dst takes each item's points as soon as it is
+     * done, while they are in the caches: items are runs of points (not
+     * in the padding order within an image). */
     int per_item;
 } stage_exec_t;
 
@@ -681,12 +670,12 @@ static tsr_status_t run_stage(const gemm_conv_conf_t *cf, const exec_t *cl_e,
     float *src_copy = (float *)slot;
     float *dst_copy =
             (float *)(slot + tsr_rnd_up(sg->src_floats * sizeof(float), 64));
-    stage_exec_t se = {*cl_e, cf, dst, stage * sg->images,
-                       !cl->point_order || cl->chunk_sp % cl->SP == 0};
+    stage_exec_t se = {
+            *cl_e, cf, dst, stage * sg->images,
+            !cf->dst_cl && (!cl->point_order || cl->chunk_sp % cl->SP == 0)};
     se.cl.src = src_copy;
     /* A channels-last dst: the stage's part of it, stored as computed. */
     se.cl.dst = cf->dst_cl ? dst + se.n0 * cf->dst_s[CONV_N] : dst_copy;
-    se.per_item &= !cf->dst_cl;
     se.cl.scratch =
             (char *)dst_copy + tsr_rnd_up(sg->dst_floats * sizeof(float), 64);
     const tsr_dim_t points = sg->images * cl->SP, OC = cl->sh.G * cl->sh.OCg;
