@@ -311,6 +311,11 @@ static void test_block_boundaries(void) {
              .5f, 1, 2, 3, tsr_gemm_bias_per_col},
             {0, 1, 4 * mr + 5, wide_n, kernel->kc + 9, 2.f, 0.f, 0, 0, 1,
              tsr_gemm_bias_per_row},
+            /* Rows past those that read B in place (8 tiles) in one A
+             * block, B packed: narrow column blocks, each fetching the
+             * next K or column block's B while it runs. */
+            {0, 0, 9 * mr + 1, wide_n, 2 * kernel->kc + 3, 1.f, .5f, 0, 3, 1,
+             tsr_gemm_bias_per_row},
     };
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i)
         run_and_check(&ps[i], 1);
@@ -466,6 +471,9 @@ static void test_thread_invariance(void) {
              tsr_gemm_bias_none},
             {1, 1, 31, 517, 129, .5f, 1.5f, 3, 1, 2, tsr_gemm_bias_per_row},
             {0, 1, 403, 19, 77, -1.f, 0.f, 0, 2, 1, tsr_gemm_bias_per_col},
+            /* Narrow column blocks of packed B under one A block. */
+            {0, 0, 9 * kernel->mr + 1, 1100, kernel->kc + 7, 1.f, 0.f, 1, 0, 0,
+             tsr_gemm_bias_none},
     };
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
         const problem_t *p = &shapes[s];
