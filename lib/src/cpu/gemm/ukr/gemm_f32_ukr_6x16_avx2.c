@@ -9,31 +9,33 @@
 #define MR 6
 #define NR 16
 
-/* Row i of the tile += *AT(i) * (b0, b1); AT(i) points at row i's A
- * value of the step. */
-#define TSR_UKR_ROW(i, acc0, acc1, AT)                                         \
+/* Row i of the tile += *AT(i) * (b0, b1) (b0 only with half); AT(i)
+ * points at row i's A value of the step. */
+#define TSR_UKR_ROW(i, acc0, acc1, AT, half)                                   \
     do {                                                                       \
         const __m256 av = _mm256_broadcast_ss(AT(i));                          \
         acc0 = _mm256_fmadd_ps(av, b0, acc0);                                  \
-        acc1 = _mm256_fmadd_ps(av, b1, acc1);                                  \
+        if (!half)                                                             \
+            acc1 = _mm256_fmadd_ps(av, b1, acc1);                              \
     } while (0)
 
-/* One K step over the first `rows` rows (a constant where inlined). */
-#define TSR_UKR_STEP(AT, b, rows)                                              \
+/* One K step over the first `rows` rows of all 16 columns or (half) the
+ * first 8 (constants where inlined). */
+#define TSR_UKR_STEP(AT, b, rows, half)                                        \
     do {                                                                       \
         const __m256 b0 = _mm256_loadu_ps(b);                                  \
-        const __m256 b1 = _mm256_loadu_ps((b) + 8);                            \
-        TSR_UKR_ROW(0, c00, c01, AT);                                          \
+        const __m256 b1 = half ? b0 : _mm256_loadu_ps((b) + 8);                \
+        TSR_UKR_ROW(0, c00, c01, AT, half);                                    \
         if ((rows) > 1)                                                        \
-            TSR_UKR_ROW(1, c10, c11, AT);                                      \
+            TSR_UKR_ROW(1, c10, c11, AT, half);                                \
         if ((rows) > 2)                                                        \
-            TSR_UKR_ROW(2, c20, c21, AT);                                      \
+            TSR_UKR_ROW(2, c20, c21, AT, half);                                \
         if ((rows) > 3)                                                        \
-            TSR_UKR_ROW(3, c30, c31, AT);                                      \
+            TSR_UKR_ROW(3, c30, c31, AT, half);                                \
         if ((rows) > 4)                                                        \
-            TSR_UKR_ROW(4, c40, c41, AT);                                      \
+            TSR_UKR_ROW(4, c40, c41, AT, half);                                \
         if ((rows) > 5)                                                        \
-            TSR_UKR_ROW(5, c50, c51, AT);                                      \
+            TSR_UKR_ROW(5, c50, c51, AT, half);                                \
     } while (0)
 
 #define TSR_UKR_ZERO_ACCS                                                      \
@@ -143,13 +145,13 @@ ukr_packed_tail(int64_t k, float alpha, const float *a, const float *b,
                 int64_t b_stride, float beta, float *c, int64_t ldc, int64_t m,
                 int64_t n, const float *bias_row, const float *bias_col) {
     if (m > 3)
-        ukr_body(5, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+        ukr_body(5, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
     else if (m > 1)
-        ukr_body(3, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+        ukr_body(3, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
     else
-        ukr_body(1, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+        ukr_body(1, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
 }
 
@@ -158,11 +160,19 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 float beta, float *c, int64_t ldc, int64_t m,
                                 int64_t n, const float *bias_row,
                                 const float *bias_col) {
-    if (a_ld != 0)
-        ukr_body(MR, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+    /* A panel's last columns (n <= 8) run half the FMAs. */
+    const int half = n <= NR / 2;
+    if (a_ld != 0 && !half)
+        ukr_body(MR, 0, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+    else if (a_ld != 0)
+        ukr_body(MR, 1, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
+                 bias_row, bias_col);
+    else if (m == MR && !half)
+        ukr_body(MR, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
     else if (m == MR)
-        ukr_body(MR, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
+        ukr_body(MR, 1, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
                  bias_row, bias_col);
     else
         ukr_packed_tail(k, alpha, a, b, b_stride, beta, c, ldc, m, n, bias_row,

@@ -3,15 +3,18 @@
  * before including it, over their own vector types:
  *   MR, NR                      tile rows and columns
  *   TSR_UKR_ZERO_ACCS           declares the zeroed accumulators
- *   TSR_UKR_STEP(AT, b, rows)   one K step of the first `rows` rows, row
- *                               i's A value at *AT(i), B at b
+ *   TSR_UKR_STEP(AT, b, rows, half)
+ *                               one K step of the first `rows` rows, row
+ *                               i's A value at *AT(i), B at b; with `half`
+ *                               the first NR / 2 columns only
  *   TSR_UKR_STORE(ROW)          stores the m x n tile, row i at ROW(i)
  *                               (through TSR_UKR_UPDATE_ROWS below, or a
  *                               faster form of the same arithmetic)
  * and for TSR_UKR_UPDATE_ROWS tile_store_t, tile_store_init(alpha, beta,
  * n, bias_row, bias_col) and update_row(&t, c, i, acc0, acc1).
- * Each body is inlined with a literal `rows` (>= m), so a short tile
- * spends no FMAs on the rows it lacks. */
+ * Each body is inlined with a literal `rows` (>= m) and `half` (n <=
+ * NR / 2), so a short or narrow tile spends no FMAs on the rows or columns
+ * it lacks. */
 #ifndef TSR_CPU_GEMM_UKR_GEMM_F32_UKR_BODY_H
 #define TSR_CPU_GEMM_UKR_GEMM_F32_UKR_BODY_H
 
@@ -51,17 +54,17 @@
 /* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
  * the packed one keeps constant offsets. */
 static inline __attribute__((always_inline)) void
-ukr_body(const int rows, int64_t k, float alpha, const float *a, int64_t a_rs,
-         int64_t a_cs, const float *b, int64_t b_stride, float beta, float *c,
-         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
-         const float *bias_col) {
+ukr_body(const int rows, const int half, int64_t k, float alpha, const float *a,
+         int64_t a_rs, int64_t a_cs, const float *b, int64_t b_stride,
+         float beta, float *c, int64_t ldc, int64_t m, int64_t n,
+         const float *bias_row, const float *bias_col) {
     TSR_UKR_ZERO_ACCS;
     TSR_UKR_PREFETCH_C(TSR_ROW_STRIDED);
     /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
-        TSR_UKR_STEP(TSR_AT_STRIDED, b, rows);
+        TSR_UKR_STEP(TSR_AT_STRIDED, b, rows, half);
         a += a_cs;
         b += b_stride;
     }
@@ -87,7 +90,7 @@ taps_body(const int rows, int64_t ntaps, const int32_t *taps,
         const float *r4 = r[rows > 4 ? 4 : 0], *r5 = r[rows > 5 ? 5 : 0];
         const float *b = b_ + taps[tap] * k_tap * NR;
         for (int64_t p = 0; p < k_tap; ++p, b += NR)
-            TSR_UKR_STEP(TSR_AT_TAP, b, rows);
+            TSR_UKR_STEP(TSR_AT_TAP, b, rows, 0);
     }
     TSR_UKR_STORE(TSR_ROW_LISTED);
 }
