@@ -27,11 +27,16 @@ pack_panel(const float *src, int64_t stride_x, int64_t stride_p, int64_t depth,
             for (int x = 0; x < width; ++x)
                 dst[p * width + x] = src[x * stride_x + p * stride_p];
     } else {
-        /* The last, partial panel: zero-fill the missing lines. */
-        for (int64_t p = 0; p < depth; ++p)
-            for (int x = 0; x < width; ++x)
-                dst[p * width + x] =
-                        x < valid ? src[x * stride_x + p * stride_p] : 0.f;
+        /* The last, partial panel: zero-fill the missing lines, in loops
+         * of their own so the copy vectorizes (a per-element choice was
+         * half the packing of res4b_branch2a nchw's 196 columns). */
+        for (int64_t p = 0; p < depth; ++p) {
+            float *d = dst + p * width;
+            for (int64_t x = 0; x < valid; ++x)
+                d[x] = src[x * stride_x + p * stride_p];
+            for (int64_t x = valid; x < width; ++x)
+                d[x] = 0.f;
+        }
     }
 }
 
