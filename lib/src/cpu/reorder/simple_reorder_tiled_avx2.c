@@ -63,13 +63,9 @@ void tiled_gather_transpose4_avx2(const void *rows, const tsr_dim_t *row_off,
                                   tsr_dim_t n) {
     const float *src = rows;
     float *dst = mat;
-    if (t == 3 && mat_stride == 3) {
-        const tsr_dim_t w0 = gather3_dense(src, row_off, dst, n);
-        for (tsr_dim_t w = w0; w < n; w++)
-            for (int k = 0; k < 3; k++)
-                dst[w * 3 + k] = src[row_off[k] + w];
-        return;
-    }
+    /* Points before w0 done: the last loop copies the rest. */
+    const tsr_dim_t w0 =
+            t == 3 && mat_stride == 3 ? gather3_dense(src, row_off, dst, n) : 0;
     const tsr_dim_t t8 = t / 8 * 8, n8 = n / 8 * 8;
     for (tsr_dim_t i = 0; i < t8; i += 8) {
         for (tsr_dim_t w = 0; w < n8; w += 8) {
@@ -86,7 +82,7 @@ void tiled_gather_transpose4_avx2(const void *rows, const tsr_dim_t *row_off,
                         ((const uint32_t *)rows)[row_off[k] + w];
     }
     for (tsr_dim_t k = t8; k < t; k++)
-        for (tsr_dim_t w = 0; w < n; w++)
+        for (tsr_dim_t w = w0; w < n; w++)
             ((uint32_t *)mat)[w * mat_stride + k] =
                     ((const uint32_t *)rows)[row_off[k] + w];
 }
