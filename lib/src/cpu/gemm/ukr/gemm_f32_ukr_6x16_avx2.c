@@ -155,25 +155,27 @@ ukr_packed_tail(int64_t k, float alpha, const float *a, const float *b,
                  bias_row, bias_col);
 }
 
+/* The full-row body with A at a[i * A_RS + p * A_CS], for both widths: a
+ * panel's last columns (n <= 8) run half the FMAs. */
+#define TSR_UKR_WIDTHS(A_RS, A_CS)                                             \
+    do {                                                                       \
+        if (n > NR / 2)                                                        \
+            ukr_body(MR, 0, k, alpha, a, A_RS, A_CS, b, b_stride, beta, c,     \
+                     ldc, m, n, bias_row, bias_col);                           \
+        else                                                                   \
+            ukr_body(MR, 1, k, alpha, a, A_RS, A_CS, b, b_stride, beta, c,     \
+                     ldc, m, n, bias_row, bias_col);                           \
+    } while (0)
+
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 int64_t a_ld, const float *b, int64_t b_stride,
                                 float beta, float *c, int64_t ldc, int64_t m,
                                 int64_t n, const float *bias_row,
                                 const float *bias_col) {
-    /* A panel's last columns (n <= 8) run half the FMAs. */
-    const int half = n <= NR / 2;
-    if (a_ld != 0 && !half)
-        ukr_body(MR, 0, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
-    else if (a_ld != 0)
-        ukr_body(MR, 1, k, alpha, a, a_ld, 1, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
-    else if (m == MR && !half)
-        ukr_body(MR, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+    if (a_ld != 0)
+        TSR_UKR_WIDTHS(a_ld, 1);
     else if (m == MR)
-        ukr_body(MR, 1, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+        TSR_UKR_WIDTHS(1, MR);
     else
         ukr_packed_tail(k, alpha, a, b, b_stride, beta, c, ldc, m, n, bias_row,
                         bias_col);
