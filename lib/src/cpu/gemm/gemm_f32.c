@@ -22,11 +22,13 @@
  * row, so the rows of A stay in L1 across the block's few B panels and
  * each row of C is written whole before the next.
  *
- * A thread whose rows fit one A block over a B packed here (a
- * channels-first 1x1 convolution with few output channels) walks B in
- * such narrow blocks, and fetches the next block's B into L2 while one
- * runs: packing it no longer waits on memory (ResNet-50 res2b_branch2a
- * nchw mb1, 2 threads: 240 -> 280 GFLOPS). */
+ * A thread whose rows fit FETCH_B_MAX_MBLOCKS A blocks over a B packed
+ * here (a channels-first 1x1 convolution with few output channels) walks
+ * B in such narrow blocks, and its wide tiles fetch the next block's B
+ * while one runs, a chunk each spread along its K loop: packing it no
+ * longer waits on memory (ResNet-50 nchw mb32, 2 threads: res2b_branch2a
+ * 0.65 -> 0.79 of oneDNN, res3b_branch2a 0.75 -> 0.83, res4b_branch2a
+ * 0.83 -> 0.91). */
 
 #include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
@@ -223,6 +225,54 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
     tile_epilogue(b, c, ir, jr, m, n);
 }
 
+/* Rows of C per thread, in A blocks, up to which B goes in narrow blocks
+ * whose wide tiles fetch the next one (see top): past them packing B is a
+ * small share and the wide blocks' packed A are faster (ResNet-50 nchw
+ * mb32, 2 threads: res4b_branch2a's 256 rows 10% faster in narrow
+ * blocks, res3a_branch2c's 512 rows 3% slower). Without wide tiles, one
+ * A block (AVX2: res3b_branch2a's 128 rows 4% slower in narrow blocks). */
+#define FETCH_B_MAX_MBLOCKS 3
+
+/* The source of the B block packed next, in chunks of mr lines of `width`
+ * floats (stride `stride`) that the wide tiles fetch while they run, in
+ * order, one each. */
+typedef struct {
+    const float *src;
+    int64_t lines, cols, width, stride;
+    int64_t chunks_per_row; /* chunks side by side in a group of mr lines */
+    int64_t chunks, next;
+} b_fetch_t;
+
+/* The fetch of the rows x cols block of B at src (row stride `stride`)
+ * in chunks as wide as the K loop of the current block's tiles (kcur: a
+ * line per 16 steps). Rows stored back to back are one run of floats. */
+static b_fetch_t b_fetch_init(const float *src, int64_t rows, int64_t cols,
+                              int64_t stride, int64_t kcur, int mr) {
+    b_fetch_t f = {src, rows, cols, tsr_rnd_up(kcur, 16), stride, 0, 0, 0};
+    if (cols == stride) {
+        f.lines = tsr_div_up(rows * cols, f.width);
+        f.cols = f.stride = f.width;
+    }
+    f.chunks_per_row = tsr_div_up(f.cols, f.width);
+    f.chunks = tsr_div_up(f.lines, mr) * f.chunks_per_row;
+    return f;
+}
+
+/* The next chunk's first line, or NULL when all are taken. The last chunk
+ * of a group and the last group end at the block's edge, where the block
+ * is that large, so the fetches stay in it. */
+static const float *b_fetch_take(b_fetch_t *f, int mr) {
+    if (!f->src || f->next >= f->chunks)
+        return NULL;
+    const int64_t i = f->next++;
+    int64_t line = i / f->chunks_per_row * mr;
+    if (line + mr > f->lines)
+        line = TSR_MAX(0, f->lines - mr);
+    const int64_t col = TSR_MIN(i % f->chunks_per_row * f->width,
+                                TSR_MAX(0, f->cols - f->width));
+    return f->src + line * f->stride + col;
+}
+
 /* Row tiles ahead of a wide tile whose A rows it fetches while it runs:
  * far enough to cover memory latency, near enough to stay in L1 (4 to 6
  * measured alike on res2b_branch2a). */
@@ -230,7 +280,8 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
 
 /* The micro-kernel (and epilogue) on the full in-place tile at rows ir
  * and the two packed panels from column jr (ukr_wide). */
-static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
+static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr,
+                          b_fetch_t *fetch) {
     const tsr_gemm_f32_args_t *args = b->args;
     const int mr = b->kern->mr, nr = b->kern->nr;
     const int64_t n = TSR_MIN(2 * nr, b->ncur - jr);
@@ -241,9 +292,12 @@ static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr) {
     const int64_t ahead = ir + WIDE_FETCH_AHEAD_TILES * mr;
     const float *a_ahead =
             ahead + mr <= b->a_rows ? b->a_block + ahead * args->lda : NULL;
+    /* B's next block first: its source is streamed from memory. */
+    const float *b_ahead = b_fetch_take(fetch, mr);
     b->kern->ukr_wide(b->kcur, args->alpha, b->a_block + ir * args->lda,
-                      args->lda, a_ahead, pb, next, b->beta, c, args->ldc, n,
-                      bias.row, bias.col);
+                      args->lda, b_ahead ? b_ahead : a_ahead,
+                      b_ahead ? fetch->stride : args->lda, pb, next, b->beta, c,
+                      args->ldc, n, bias.row, bias.col);
     tile_epilogue(b, c, ir, jr, mr, n);
 }
 
@@ -282,14 +336,21 @@ static void run_tall_tile(const block_t *b, int64_t ir, int64_t jr) {
  * panels that fit, each walked down the block, so B stays in L1 instead of
  * coming from L2 once per row of tiles (K = 64: a 1x1 layer with 64 input
  * channels, e.g. ResNet-50 res2a_branch1 at mb1 and mb32, 2 threads: +7%). */
-static int64_t narrow_group(int64_t mcur, int64_t kcur, int64_t ncur, int nr) {
+static int64_t narrow_group(int64_t mcur, int64_t kcur, int64_t ncur, int nr,
+                            int wide) {
     const int64_t a_bytes = mcur * kcur * (int64_t)sizeof(float);
     const int64_t panel_bytes = kcur * nr * (int64_t)sizeof(float);
     const int64_t ncols = tsr_rnd_up(ncur, nr);
     if (a_bytes + ncols / nr * panel_bytes <= NARROW_L1_BYTES ||
         a_bytes + 2 * panel_bytes > NARROW_L1_BYTES)
         return ncols;
-    return (NARROW_L1_BYTES - a_bytes) / panel_bytes * nr;
+    int64_t panels = (NARROW_L1_BYTES - a_bytes) / panel_bytes;
+    /* Whole pairs for wide tiles: an odd group leaves a panel to the
+     * plain kernel (ResNet-50 res2a_branch2a nchw mb32: 3 -> 2 panels,
+     * 19% of the time in plain tiles before, 8% faster). */
+    if (wide && panels > 1)
+        panels = panels / 2 * 2;
+    return panels * nr;
 }
 
 /* Starts fetching the kcur values of rows [row, row + rows) of A read in
@@ -300,25 +361,6 @@ static void prefetch_rows(const float *a_block, int64_t lda, int64_t row,
     for (int64_t i = row; i < row + rows && i < end; i++)
         for (int64_t k = 0; k < kcur; k += 16)
             __builtin_prefetch(a_block + i * lda + k);
-}
-
-/* The source of the B block packed next, fetched into L2 a share at a
- * time while the current block runs (rows of `cols` contiguous floats). */
-typedef struct {
-    const float *src;
-    int64_t rows, cols, stride;
-} b_fetch_t;
-
-static void prefetch_b_share(const b_fetch_t *f, int64_t share,
-                             int64_t shares) {
-    const int64_t r0 = f->rows * share / shares;
-    const int64_t r1 = f->rows * (share + 1) / shares;
-    for (int64_t r = r0; r < r1; r++) {
-        const float *row = f->src + r * f->stride;
-        for (int64_t c = 0; c < f->cols; c += 16)
-            __builtin_prefetch(row + c, 0, 2);
-        __builtin_prefetch(row + f->cols - 1, 0, 2);
-    }
 }
 
 /* Serial BLIS loops over one rectangle of C. K == 0 (or alpha == 0) runs a
@@ -333,10 +375,12 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     const int prepacked = args->b_prepacked;
     const int direct_b = !args->transb && !prepacked && K > 0 &&
                          m_len <= DIRECT_B_MAX_MTILES * (int64_t)mr;
-    /* All rows in one A block over B packed here: narrow column blocks,
-     * each fetching the next one's B (see top). */
-    const int fetch_b = !prepacked && !direct_b && !args->transb &&
-                        !args->transa && K > 0 && m_len <= kern->mc;
+    /* Few A blocks over B packed here: narrow column blocks, each
+     * fetching the next one's B (see top). */
+    const int fetch_b =
+            !prepacked && !direct_b && !args->transb && !args->transa &&
+            K > 0 &&
+            m_len <= (kern->ukr_wide ? FETCH_B_MAX_MBLOCKS : 1) * kern->mc;
     const int64_t nc = tsr_gemm_balanced_block(
             n_len, fetch_b ? kern->narrow_ntiles * (int64_t)nr : kern->nc, nr);
     const int64_t nkb = K > 0 ? tsr_div_up(K, kc) : 1;
@@ -374,14 +418,13 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
             const int last_k = kb == nkb - 1;
             /* What the next block packs: K block kb + 1, or the next
              * column block's first. */
-            b_fetch_t fetch = {NULL, 0, 0, 0};
+            b_fetch_t fetch = {NULL, 0, 0, 0, 0, 0, 0, 0};
             if (fetch_b && (!last_k || jc + nc < r.n_end)) {
                 const int64_t pc1 = last_k ? 0 : pc + kcur;
                 const int64_t jc1 = last_k ? jc + nc : jc;
-                fetch.src = args->B + jc1 + pc1 * b_sp;
-                fetch.rows = TSR_MIN(kc, K - pc1);
-                fetch.cols = TSR_MIN(nc, r.n_end - jc1);
-                fetch.stride = b_sp;
+                fetch = b_fetch_init(
+                        args->B + jc1 + pc1 * b_sp, TSR_MIN(kc, K - pc1),
+                        TSR_MIN(nc, r.n_end - jc1), b_sp, kcur, mr);
             }
             if (kcur > 0 && n_direct < ncur && !prepacked)
                 kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,
@@ -420,27 +463,25 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                         mcur,   ncur, beta,     last_k,   a_block,     pack_a,
                         pack_b, b_sp, m_direct, n_direct, r.m_end - ic};
                 if (narrow) {
-                    const int64_t group = narrow_group(mcur, kcur, ncur, nr);
+                    const int64_t group = narrow_group(mcur, kcur, ncur, nr,
+                                                       kern->ukr_wide != NULL);
                     for (int64_t g0 = jr0; g0 < ncur; g0 += group) {
                         const int64_t g1 = TSR_MIN(ncur, g0 + group);
                         /* Wide tiles fetch their rows ahead themselves. */
                         const int wide = kern->ukr_wide &&
                                          g1 - TSR_MAX(g0, n_direct) > nr;
-                        const int64_t mtiles = tsr_div_up(mcur, mr);
                         for (int64_t ir = 0; ir < mcur; ir += mr) {
                             if (m_direct > 0 && args->a_streamed && g0 == jr0 &&
                                 !wide)
                                 prefetch_rows(a_block, args->lda, ir + 2 * mr,
                                               mr, kcur, r.m_end - ic);
-                            if (fetch.src && g0 == jr0)
-                                prefetch_b_share(&fetch, ir / mr, mtiles);
                             for (int64_t jr = g0; jr < g1; jr += nr) {
                                 /* Two packed panels at once where the
                                  * kernel takes them (full in-place rows). */
                                 if (kern->ukr_wide && ir < m_direct &&
                                     jr >= n_direct && jr + nr < g1 &&
                                     kcur > 0) {
-                                    run_wide_tile(&blk, ir, jr);
+                                    run_wide_tile(&blk, ir, jr, &fetch);
                                     jr += nr;
                                     continue;
                                 }

@@ -64,14 +64,16 @@ typedef void (*tsr_gemm_f32_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
 /* Full mr-row tiles of A read in place (row stride lda) times two
  * adjacent packed B panels (nr values per K step each, the second
  * b_next_panel floats after the first): C's m x n tile, nr < n <= 2 * nr,
- * with the arithmetic of tsr_gemm_f32_ukr_fn. a_ahead (or NULL): the
- * same K range of mr later rows (stride lda), fetched into L1 a line per
- * row at a time along K while the tile runs. */
+ * with the arithmetic of tsr_gemm_f32_ukr_fn. ahead (or NULL): mr lines
+ * of k floats, line i at ahead + i * ahead_ld (later rows of A, or B for
+ * the next block), fetched a cache line per line at a time along K while
+ * the tile runs. */
 typedef void (*tsr_gemm_f32_ukr_wide_fn)(int64_t k, float alpha, const float *a,
-                                         int64_t lda, const float *a_ahead,
-                                         const float *b, int64_t b_next_panel,
-                                         float beta, float *c, int64_t ldc,
-                                         int64_t n, const float *bias_row,
+                                         int64_t lda, const float *ahead,
+                                         int64_t ahead_ld, const float *b,
+                                         int64_t b_next_panel, float beta,
+                                         float *c, int64_t ldc, int64_t n,
+                                         const float *bias_row,
                                          const float *bias_col);
 
 /* Full mr-row tiles (the plain kernel's mr) of A by taps (row i of tap t
@@ -122,10 +124,11 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   const float *bias_row, const float *bias_col);
 
 void tsr_gemm_f32_ukr_6x64_avx512(int64_t k, float alpha, const float *a,
-                                  int64_t lda, const float *a_ahead,
-                                  const float *b, int64_t b_next_panel,
-                                  float beta, float *c, int64_t ldc, int64_t n,
-                                  const float *bias_row, const float *bias_col);
+                                  int64_t lda, const float *ahead,
+                                  int64_t ahead_ld, const float *b,
+                                  int64_t b_next_panel, float beta, float *c,
+                                  int64_t ldc, int64_t n, const float *bias_row,
+                                  const float *bias_col);
 
 void tsr_gemm_f32_ukr_6x64_taps_avx512(
         int64_t ntaps, const int32_t *taps, const void *const *rows,

@@ -14,19 +14,22 @@
 #define TSR_A6(i) (a + (i)*lda + p)
 #define TSR_C6(i) (c + (i)*ldc)
 #define TSR_FETCH_AHEAD(i, a0, a1, a2, a3)                                     \
-    _mm_prefetch((const char *)(ahead + (i)*lda + p), _MM_HINT_T0);
+    _mm_prefetch((const char *)(ahead + (i)*ahead_ld + p), _MM_HINT_T0);
 
 void tsr_gemm_f32_ukr_6x64_avx512(int64_t k, float alpha, const float *a,
-                                  int64_t lda, const float *a_ahead,
-                                  const float *b, int64_t b_next_panel,
-                                  float beta, float *c, int64_t ldc, int64_t n,
-                                  const float *bias_row,
+                                  int64_t lda, const float *ahead,
+                                  int64_t ahead_ld, const float *b,
+                                  int64_t b_next_panel, float beta, float *c,
+                                  int64_t ldc, int64_t n, const float *bias_row,
                                   const float *bias_col) {
     TSR_ROWS6(TSR_ZERO6)
     TSR_ROWS6(TSR_PREFETCH_C6)
     const float *b_hi = b + b_next_panel;
-    /* Without rows ahead, this tile's own (already cached) rows. */
-    const float *ahead = a_ahead ? a_ahead : a;
+    /* Without lines ahead, this tile's own (already cached) rows. */
+    if (!ahead) {
+        ahead = a;
+        ahead_ld = lda;
+    }
     for (int64_t p = 0; p < k; ++p, b += NR, b_hi += NR) {
         TSR_6X64_STEP(b, b_hi);
         /* A cache line of each row ahead per 16 K steps, spread along
