@@ -453,6 +453,13 @@ static slice_t slice_at(const gemm_conv_conf_t *cf, char *base, int i) {
     return s;
 }
 
+/* A direct 1x1's data operand: the source at image n, group g, point sp0. */
+static const float *direct_operand(const gemm_conv_conf_t *cf, const float *src,
+                                   tsr_dim_t n, tsr_dim_t g, tsr_dim_t sp0) {
+    return src + cf->src_off0 + n * cf->src_s[CONV_N] +
+           g * cf->sh.ICg * cf->src_s[CONV_C] + sp0 * cf->src_s[CONV_W];
+}
+
 /* Operands of one item's GEMM. */
 static void set_operands(const gemm_conv_conf_t *cf, const float *src,
                          const float *wei, int wei_in_place, float *dst,
@@ -466,12 +473,10 @@ static void set_operands(const gemm_conv_conf_t *cf, const float *src,
     int x_trans = 0;
     tsr_dim_t x_ld = cf->dst_cl ? cf->K : len;
     if (cf->direct) {
-        x = src + cf->src_off0 + n * cf->src_s[CONV_N] +
-            g * cf->sh.ICg * cf->src_s[CONV_C];
+        x = direct_operand(cf, src, n, g, sp0);
         const tsr_dim_t sw = cf->src_s[CONV_W], sc = cf->src_s[CONV_C];
         /* Points at stride sw, channels at stride sc: whichever is 1 is
          * the contiguous dim of the GEMM operand. */
-        x += sp0 * sw;
         if (cf->dst_cl) {
             x_trans = sc != 1;
             x_ld = sc == 1 ? sw : sc;
@@ -595,6 +600,16 @@ static tsr_status_t run_item(const void *ctx, int ithr, tsr_dim_t item,
     a.epilogue = need_epilogue ? store_tile : NULL;
     a.epilogue_ctx = &sctx;
     a.a_streamed = cf->direct && src_streamed(cf);
+    if (cf->direct && !cf->dst_cl && !team) {
+        /* Items go to the free thread, mostly in turn: this thread's next
+         * is likely nthr on. Its source, as B, is fetched ahead. */
+        const tsr_dim_t next = item + cf->nthr;
+        if (next < gemm_conv_items(cf)) {
+            const gemm_conv_item_t nx = gemm_conv_item_at(cf, next);
+            if (nx.len == len)
+                a.b_next = direct_operand(cf, e->src, nx.n, nx.g, nx.sp0);
+        }
+    }
     a.scratch = sl->gemm;
     a.scratch_size = cf->gemm_bytes;
     a.team_nthr = team ? 0 : 1;

@@ -425,6 +425,10 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 fetch = b_fetch_init(
                         args->B + jc1 + pc1 * b_sp, TSR_MIN(kc, K - pc1),
                         TSR_MIN(nc, r.n_end - jc1), b_sp, kcur, mr);
+            } else if (fetch_b && args->b_next) {
+                /* The next call's first block, of the same rectangle. */
+                fetch = b_fetch_init(args->b_next + r.n_begin, TSR_MIN(kc, K),
+                                     TSR_MIN(nc, n_len), b_sp, kcur, mr);
             }
             if (kcur > 0 && n_direct < ncur && !prepacked)
                 kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,

@@ -47,6 +47,11 @@ typedef struct {
     /* 1: B is prepacked for the current kernel (tsr_gemm_f32_prepacked_nr);
      * transb and ldb are then ignored. */
     int b_prepacked;
+    /* Optional hint, never read: the B of the call the calling thread
+     * likely makes next, of the same shape and strides. The last block of
+     * B packed here fetches that B's first block, so the next call's
+     * first pack does not wait on memory (a 1x1 convolution's next image). */
+    const float *b_next;
     /* Non-NULL: A given by taps instead (gemm_taps.h; A, lda and transa
      * unused), with B prepacked and tsr_gemm_f32_taps_supported(ntaps,
      * k_tap). Each element of C then sums its K products in one pass, in
