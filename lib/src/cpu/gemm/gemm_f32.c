@@ -24,11 +24,12 @@
  *
  * A thread whose rows fit FETCH_B_MAX_MBLOCKS A blocks over a B packed
  * here (a channels-first 1x1 convolution with few output channels) walks
- * B in such narrow blocks, and its wide tiles fetch the next block's B
- * while one runs, a chunk each spread along its K loop: packing it no
- * longer waits on memory (ResNet-50 nchw mb32, 2 threads: res2b_branch2a
- * 0.65 -> 0.79 of oneDNN, res3b_branch2a 0.75 -> 0.83, res4b_branch2a
- * 0.83 -> 0.91). */
+ * B in such narrow blocks, and their tiles fetch the next block's B while
+ * one runs, a chunk each spread along its K loop: packing it no longer
+ * waits on memory (ResNet-50 nchw mb32, 2 threads, of oneDNN: AVX-512
+ * res2b_branch2a 0.65 -> 0.87, res3b_branch2a 0.75 -> 0.86,
+ * res4b_branch2a 0.83 -> 0.92; AVX2 0.74 -> 0.94, 0.86 -> 0.92, 0.89 ->
+ * 0.93). */
 
 #include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
@@ -197,45 +198,16 @@ static void tile_epilogue(const block_t *b, float *c, int64_t ir, int64_t jr,
                        m, n);
 }
 
-/* The micro-kernel (and epilogue) on the tile at rows ir, columns jr of
- * the block. */
-static inline void run_tile(const block_t *b, int64_t ir, int64_t jr) {
-    const tsr_gemm_f32_args_t *args = b->args;
-    const int mr = b->kern->mr, nr = b->kern->nr;
-    const int64_t m = TSR_MIN(mr, b->mcur - ir);
-    const int64_t n = TSR_MIN(nr, b->ncur - jr);
-    const float *pb;
-    int64_t b_stride = nr, next;
-    if (!args->b_prepacked && jr < b->n_direct) {
-        pb = args->B + b->pc * b->b_sp + b->jc + jr;
-        b_stride = b->b_sp;
-    } else {
-        pb = packed_panel(b, jr, &next);
-    }
-    const int in_place = ir < b->m_direct;
-    const float *pa = b->pack_a;
-    if (in_place)
-        pa = b->a_block + ir * args->lda;
-    else if (b->kcur > 0)
-        pa = b->pack_a + (ir - b->m_direct) * b->kcur;
-    float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
-    const tile_bias_t bias = tile_bias(b, ir, jr);
-    b->kern->ukr(b->kcur, args->alpha, pa, in_place ? args->lda : 0, pb,
-                 b_stride, b->beta, c, args->ldc, m, n, bias.row, bias.col);
-    tile_epilogue(b, c, ir, jr, m, n);
-}
-
 /* Rows of C per thread, in A blocks, up to which B goes in narrow blocks
- * whose wide tiles fetch the next one (see top): past them packing B is a
+ * whose tiles fetch the next one (see top): past them packing B is a
  * small share and the wide blocks' packed A are faster (ResNet-50 nchw
  * mb32, 2 threads: res4b_branch2a's 256 rows 10% faster in narrow
- * blocks, res3a_branch2c's 512 rows 3% slower). Without wide tiles, one
- * A block (AVX2: res3b_branch2a's 128 rows 4% slower in narrow blocks). */
+ * blocks, res3a_branch2c's 512 rows 3% slower). */
 #define FETCH_B_MAX_MBLOCKS 3
 
 /* The source of the B block packed next, in chunks of mr lines of `width`
- * floats (stride `stride`) that the wide tiles fetch while they run, in
- * order, one each. */
+ * floats (stride `stride`) that the tiles fetch while they run, in order,
+ * one each. */
 typedef struct {
     const float *src;
     int64_t lines, cols, width, stride;
@@ -271,6 +243,38 @@ static const float *b_fetch_take(b_fetch_t *f, int mr) {
     const int64_t col = TSR_MIN(i % f->chunks_per_row * f->width,
                                 TSR_MAX(0, f->cols - f->width));
     return f->src + line * f->stride + col;
+}
+
+/* The micro-kernel (and epilogue) on the tile at rows ir, columns jr of
+ * the block, fetching a chunk of B's next block (fetch: NULL or empty, none).
+ */
+static inline void run_tile(const block_t *b, int64_t ir, int64_t jr,
+                            b_fetch_t *fetch) {
+    const tsr_gemm_f32_args_t *args = b->args;
+    const int mr = b->kern->mr, nr = b->kern->nr;
+    const int64_t m = TSR_MIN(mr, b->mcur - ir);
+    const int64_t n = TSR_MIN(nr, b->ncur - jr);
+    const float *pb;
+    int64_t b_stride = nr, next;
+    if (!args->b_prepacked && jr < b->n_direct) {
+        pb = args->B + b->pc * b->b_sp + b->jc + jr;
+        b_stride = b->b_sp;
+    } else {
+        pb = packed_panel(b, jr, &next);
+    }
+    const int in_place = ir < b->m_direct;
+    const float *pa = b->pack_a;
+    if (in_place)
+        pa = b->a_block + ir * args->lda;
+    else if (b->kcur > 0)
+        pa = b->pack_a + (ir - b->m_direct) * b->kcur;
+    float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
+    const tile_bias_t bias = tile_bias(b, ir, jr);
+    const float *ahead = fetch ? b_fetch_take(fetch, mr) : NULL;
+    b->kern->ukr(b->kcur, args->alpha, pa, in_place ? args->lda : 0, pb,
+                 b_stride, ahead, ahead ? fetch->stride : 0, b->beta, c,
+                 args->ldc, m, n, bias.row, bias.col);
+    tile_epilogue(b, c, ir, jr, m, n);
 }
 
 /* Row tiles ahead of a wide tile whose A rows it fetches while it runs:
@@ -377,10 +381,9 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                          m_len <= DIRECT_B_MAX_MTILES * (int64_t)mr;
     /* Few A blocks over B packed here: narrow column blocks, each
      * fetching the next one's B (see top). */
-    const int fetch_b =
-            !prepacked && !direct_b && !args->transb && !args->transa &&
-            K > 0 &&
-            m_len <= (kern->ukr_wide ? FETCH_B_MAX_MBLOCKS : 1) * kern->mc;
+    const int fetch_b = !prepacked && !direct_b && !args->transb &&
+                        !args->transa && K > 0 &&
+                        m_len <= FETCH_B_MAX_MBLOCKS * kern->mc;
     const int64_t nc = tsr_gemm_balanced_block(
             n_len, fetch_b ? kern->narrow_ntiles * (int64_t)nr : kern->nc, nr);
     const int64_t nkb = K > 0 ? tsr_div_up(K, kc) : 1;
@@ -489,7 +492,7 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                     jr += nr;
                                     continue;
                                 }
-                                run_tile(&blk, ir, jr);
+                                run_tile(&blk, ir, jr, &fetch);
                             }
                         }
                     }
@@ -500,7 +503,7 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 } else {
                     for (int64_t jr = jr0; jr < ncur; jr += nr)
                         for (int64_t ir = 0; ir < mcur; ir += mr)
-                            run_tile(&blk, ir, jr);
+                            run_tile(&blk, ir, jr, &fetch);
                 }
             }
         }

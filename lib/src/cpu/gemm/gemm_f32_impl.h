@@ -20,10 +20,13 @@
  * bias_row[i] for tile row i or bias_col[j] for tile column j (at most one
  * of them non-NULL; both NULL: none). Tail tiles use the same arithmetic as
  * full ones, so a result never depends on where the tile boundaries
- * fall. */
+ * fall. ahead (or NULL), a hint: mr lines of k floats, line i at ahead +
+ * i * ahead_ld (the source of B's next block), fetched a cache line per
+ * line at a time along K while the tile runs. */
 typedef void (*tsr_gemm_f32_ukr_fn)(int64_t k, float alpha, const float *a,
                                     int64_t a_ld, const float *b,
-                                    int64_t b_stride, float beta, float *c,
+                                    int64_t b_stride, const float *ahead,
+                                    int64_t ahead_ld, float beta, float *c,
                                     int64_t ldc, int64_t m, int64_t n,
                                     const float *bias_row,
                                     const float *bias_col);
@@ -114,12 +117,14 @@ const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void);
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 int64_t a_ld, const float *b, int64_t b_stride,
+                                const float *ahead, int64_t ahead_ld,
                                 float beta, float *c, int64_t ldc, int64_t m,
                                 int64_t n, const float *bias_row,
                                 const float *bias_col);
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t a_ld, const float *b,
-                                  int64_t b_stride, float beta, float *c,
+                                  int64_t b_stride, const float *ahead,
+                                  int64_t ahead_ld, float beta, float *c,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row, const float *bias_col);
 
@@ -158,9 +163,10 @@ void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
 #define TSR_GEMM_F32_REF_MR 4
 #define TSR_GEMM_F32_REF_NR 8
 void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a, int64_t a_ld,
-                          const float *b, int64_t b_stride, float beta,
-                          float *c, int64_t ldc, int64_t m, int64_t n,
-                          const float *bias_row, const float *bias_col);
+                          const float *b, int64_t b_stride, const float *ahead,
+                          int64_t ahead_ld, float beta, float *c, int64_t ldc,
+                          int64_t m, int64_t n, const float *bias_row,
+                          const float *bias_col);
 
 /* tsr_gemm_f32_pack_fn implementations: portable, and AVX2 (which speeds
  * up the transposing case for widths 6 and 16 and defers to the portable

@@ -142,17 +142,18 @@ static inline tile_store_t tile_store_init(float alpha, float beta, int64_t n,
  * of line so that the full tile's loop keeps its registers. */
 static __attribute__((noinline)) void
 ukr_packed_tail(int64_t k, float alpha, const float *a, const float *b,
-                int64_t b_stride, float beta, float *c, int64_t ldc, int64_t m,
-                int64_t n, const float *bias_row, const float *bias_col) {
+                int64_t b_stride, const float *ahead, int64_t ahead_ld,
+                float beta, float *c, int64_t ldc, int64_t m, int64_t n,
+                const float *bias_row, const float *bias_col) {
     if (m > 3)
-        ukr_body(5, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+        ukr_body(5, 0, k, alpha, a, 1, MR, b, b_stride, ahead, ahead_ld, beta,
+                 c, ldc, m, n, bias_row, bias_col);
     else if (m > 1)
-        ukr_body(3, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+        ukr_body(3, 0, k, alpha, a, 1, MR, b, b_stride, ahead, ahead_ld, beta,
+                 c, ldc, m, n, bias_row, bias_col);
     else
-        ukr_body(1, 0, k, alpha, a, 1, MR, b, b_stride, beta, c, ldc, m, n,
-                 bias_row, bias_col);
+        ukr_body(1, 0, k, alpha, a, 1, MR, b, b_stride, ahead, ahead_ld, beta,
+                 c, ldc, m, n, bias_row, bias_col);
 }
 
 /* The full-row body with A at a[i * A_RS + p * A_CS], for both widths: a
@@ -160,15 +161,16 @@ ukr_packed_tail(int64_t k, float alpha, const float *a, const float *b,
 #define TSR_UKR_WIDTHS(A_RS, A_CS)                                             \
     do {                                                                       \
         if (n > NR / 2)                                                        \
-            ukr_body(MR, 0, k, alpha, a, A_RS, A_CS, b, b_stride, beta, c,     \
-                     ldc, m, n, bias_row, bias_col);                           \
+            ukr_body(MR, 0, k, alpha, a, A_RS, A_CS, b, b_stride, ahead,       \
+                     ahead_ld, beta, c, ldc, m, n, bias_row, bias_col);        \
         else                                                                   \
-            ukr_body(MR, 1, k, alpha, a, A_RS, A_CS, b, b_stride, beta, c,     \
-                     ldc, m, n, bias_row, bias_col);                           \
+            ukr_body(MR, 1, k, alpha, a, A_RS, A_CS, b, b_stride, ahead,       \
+                     ahead_ld, beta, c, ldc, m, n, bias_row, bias_col);        \
     } while (0)
 
 void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
                                 int64_t a_ld, const float *b, int64_t b_stride,
+                                const float *ahead, int64_t ahead_ld,
                                 float beta, float *c, int64_t ldc, int64_t m,
                                 int64_t n, const float *bias_row,
                                 const float *bias_col) {
@@ -177,8 +179,8 @@ void tsr_gemm_f32_ukr_6x16_avx2(int64_t k, float alpha, const float *a,
     else if (m == MR)
         TSR_UKR_WIDTHS(1, MR);
     else
-        ukr_packed_tail(k, alpha, a, b, b_stride, beta, c, ldc, m, n, bias_row,
-                        bias_col);
+        ukr_packed_tail(k, alpha, a, b, b_stride, ahead, ahead_ld, beta, c, ldc,
+                        m, n, bias_row, bias_col);
 }
 
 void tsr_gemm_f32_ukr_6x16_taps_avx2(int64_t ntaps, const int32_t *taps,

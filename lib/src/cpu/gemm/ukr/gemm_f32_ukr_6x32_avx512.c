@@ -54,11 +54,11 @@
 #define TSR_UKR_LAYOUT(ROWS, HALF)                                             \
     do {                                                                       \
         if (a_ld == 0)                                                         \
-            ukr_body(ROWS, HALF, k, alpha, a, 1, MR, b, b_stride, beta, c,     \
-                     ldc, m, n, bias_row, bias_col);                           \
+            ukr_body(ROWS, HALF, k, alpha, a, 1, MR, b, b_stride, ahead,       \
+                     ahead_ld, beta, c, ldc, m, n, bias_row, bias_col);        \
         else                                                                   \
-            ukr_body(ROWS, HALF, k, alpha, a, a_ld, 1, b, b_stride, beta, c,   \
-                     ldc, m, n, bias_row, bias_col);                           \
+            ukr_body(ROWS, HALF, k, alpha, a, a_ld, 1, b, b_stride, ahead,     \
+                     ahead_ld, beta, c, ldc, m, n, bias_row, bias_col);        \
     } while (0)
 #define TSR_UKR_LAYOUTS(ROWS)                                                  \
     do {                                                                       \
@@ -70,7 +70,8 @@
 
 void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
                                   int64_t a_ld, const float *b,
-                                  int64_t b_stride, float beta, float *c,
+                                  int64_t b_stride, const float *ahead,
+                                  int64_t ahead_ld, float beta, float *c,
                                   int64_t ldc, int64_t m, int64_t n,
                                   const float *bias_row,
                                   const float *bias_col) {

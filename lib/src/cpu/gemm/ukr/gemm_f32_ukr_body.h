@@ -52,19 +52,31 @@
 #define TSR_AT_STRIDED(i) (a + (i)*a_rs)
 
 /* A value (i, p) at a[i * a_rs + p * a_cs]; inlined into each layout so
- * the packed one keeps constant offsets. */
+ * the packed one keeps constant offsets. The MR lines at ahead (stride
+ * ahead_ld; NULL: none) are fetched a cache line each per 16 K steps. */
 static inline __attribute__((always_inline)) void
 ukr_body(const int rows, const int half, int64_t k, float alpha, const float *a,
          int64_t a_rs, int64_t a_cs, const float *b, int64_t b_stride,
-         float beta, float *c, int64_t ldc, int64_t m, int64_t n,
-         const float *bias_row, const float *bias_col) {
+         const float *ahead, int64_t ahead_ld, float beta, float *c,
+         int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+         const float *bias_col) {
     TSR_UKR_ZERO_ACCS;
     TSR_UKR_PREFETCH_C(TSR_ROW_STRIDED);
+    /* Without lines to fetch, the tile's own B (already cached): one loop
+     * for both. */
+    if (!ahead) {
+        ahead = b;
+        ahead_ld = 0;
+    }
     /* Not unrolled by hand: GCC then hoists loads and spills accumulators;
      * the single-step loop compiles to exactly 2 loads, 6 broadcasts and 12
      * FMAs per K step. */
     for (int64_t p = 0; p < k; ++p) {
         TSR_UKR_STEP(TSR_AT_STRIDED, b, rows, half);
+        if ((p & 15) == 0)
+            for (int i = 0; i < MR; i++)
+                _mm_prefetch((const char *)(ahead + i * ahead_ld + p),
+                             _MM_HINT_T0);
         a += a_cs;
         b += b_stride;
     }

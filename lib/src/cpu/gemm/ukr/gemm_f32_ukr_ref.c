@@ -8,9 +8,12 @@
 #define NR TSR_GEMM_F32_REF_NR
 
 void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a, int64_t a_ld,
-                          const float *b, int64_t b_stride, float beta,
-                          float *c, int64_t ldc, int64_t m, int64_t n,
-                          const float *bias_row, const float *bias_col) {
+                          const float *b, int64_t b_stride, const float *ahead,
+                          int64_t ahead_ld, float beta, float *c, int64_t ldc,
+                          int64_t m, int64_t n, const float *bias_row,
+                          const float *bias_col) {
+    (void)ahead; /* a hint this kernel leaves to the hardware */
+    (void)ahead_ld;
     float acc[MR][NR] = {{0.f}};
     const int64_t a_rs = a_ld ? a_ld : 1, a_cs = a_ld ? 1 : MR;
     for (int64_t p = 0; p < k; ++p) {
