@@ -316,6 +316,13 @@ static void test_block_boundaries(void) {
              * next K or column block's B while it runs. */
             {0, 0, 9 * mr + 1, wide_n, 2 * kernel->kc + 3, 1.f, .5f, 0, 3, 1,
              tsr_gemm_bias_per_row},
+            /* A single row over several K blocks: the row kernel on B in
+             * place, or on prepacked panels with A in place (wide blocks)
+             * or packed (transposed A). */
+            {0, 0, 1, wide_n, 2 * kernel->kc + 3, 1.f, .5f, 0, 1, 2,
+             tsr_gemm_bias_per_col},
+            {1, 0, 1, wide_n, kernel->kc + 5, -1.f, 0.f, 2, 0, 0,
+             tsr_gemm_bias_per_row},
     };
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i)
         run_and_check(&ps[i], 1);

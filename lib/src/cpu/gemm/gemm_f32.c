@@ -449,11 +449,24 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                     kern->pack(a_block + m_direct * a_sx, a_sx, a_sp,
                                mcur - m_direct, kcur, mr, pack_a);
                 int64_t jr0 = 0;
-                if (mcur == 1 && kern->row && n_direct > 0) {
-                    /* One row: the row kernel takes the in-place panels. */
+                /* One row: the row kernel takes the in-place or prepacked
+                 * full panels, several at once (a lone row in a tile would
+                 * chain its few accumulators' FMAs on their latency). */
+                const int64_t n_row = mcur != 1 || !kern->row ? 0
+                                      : prepacked             ? ncur / nr * nr
+                                                              : n_direct;
+                if (n_row > 0) {
                     float *c = args->C + ic * ldc + jc;
-                    kern->row(kcur, args->alpha, pack_a, mr,
-                              args->B + pc * b_sp + jc, b_sp, beta, c, n_direct,
+                    const float *a_row = m_direct > 0 ? a_block : pack_a;
+                    const int64_t a_step = m_direct > 0 ? a_sp : mr;
+                    /* Prepacked: panel q of the rows' K block at b_row +
+                     * q * K * nr (as packed_panel). */
+                    const float *b_row =
+                            prepacked ? args->B + jc * args->K + pc * nr
+                                      : args->B + pc * b_sp + jc;
+                    kern->row(kcur, args->alpha, a_row, a_step, b_row,
+                              prepacked ? nr : b_sp, prepacked ? nr : n_row,
+                              prepacked ? args->K * nr : n_row, beta, c, n_row,
                               last_k && args->bias_kind == tsr_gemm_bias_per_row
                                       ? args->bias + ic
                                       : NULL,
@@ -462,8 +475,8 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                       : NULL);
                     if (last_k && args->epilogue)
                         args->epilogue(args->epilogue_ctx, c, ldc, ic, jc, 1,
-                                       n_direct);
-                    jr0 = n_direct;
+                                       n_row);
+                    jr0 = n_row;
                 }
                 const block_t blk = {
                         args,   kern, pc,       jc,       ic,          kcur,

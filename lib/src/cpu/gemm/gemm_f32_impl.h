@@ -43,10 +43,13 @@ typedef void (*tsr_gemm_f32_pack_fn)(const float *src, int64_t stride_x,
 
 /* A kernel for a single row of C over n columns (a multiple of 16): the
  * micro-kernel's arithmetic for tile row 0, with A step p at
- * a + p * a_stride and B step p at b + p * b_stride. */
+ * a + p * a_stride and B in groups of group_cols columns (a multiple of
+ * 16), group g's step p at b + g * group_stride + p * b_stride: B as
+ * stored (group_stride == group_cols) or prepacked panels. */
 typedef void (*tsr_gemm_f32_row_fn)(int64_t k, float alpha, const float *a,
                                     int64_t a_stride, const float *b,
-                                    int64_t b_stride, float beta, float *c,
+                                    int64_t b_stride, int64_t group_cols,
+                                    int64_t group_stride, float beta, float *c,
                                     int64_t n, const float *bias_row,
                                     const float *bias_col);
 
@@ -156,8 +159,9 @@ void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
 
 void tsr_gemm_f32_row_avx2(int64_t k, float alpha, const float *a,
                            int64_t a_stride, const float *b, int64_t b_stride,
-                           float beta, float *c, int64_t n,
-                           const float *bias_row, const float *bias_col);
+                           int64_t group_cols, int64_t group_stride, float beta,
+                           float *c, int64_t n, const float *bias_row,
+                           const float *bias_col);
 
 /* The portable kernel's fixed tile (small enough for 16 SSE registers). */
 #define TSR_GEMM_F32_REF_MR 4
