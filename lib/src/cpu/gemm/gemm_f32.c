@@ -49,7 +49,7 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
          * place beat packed A there (2 threads: matmul 1024^3 +5%, BERT
          * ffn_out_384 +8%; 8 panels before). */
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
-         tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx2,
+         tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx512,
          tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12,
          tsr_gemm_f32_ukr_6x64_avx512, 16, tsr_gemm_f32_ukr_6x64_taps_avx512},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,

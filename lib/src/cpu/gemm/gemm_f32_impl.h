@@ -180,5 +180,8 @@ void tsr_gemm_f32_pack(const float *src, int64_t stride_x, int64_t stride_p,
 void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
                             int64_t stride_p, int64_t lines, int64_t depth,
                             int width, float *dst);
+void tsr_gemm_f32_pack_avx512(const float *src, int64_t stride_x,
+                              int64_t stride_p, int64_t lines, int64_t depth,
+                              int width, float *dst);
 
 #endif

@@ -1,10 +1,11 @@
 /* AVX2 packing for the 6x16 and 6x32 kernels: the transposing case (A as
- * stored, B transposed), where the portable copy moves one float at a
- * time, goes through 8x8 register transposes. Every other case, and the
- * K and line tails, use the portable tsr_gemm_f32_pack. */
+ * stored, B transposed), where the copy moves one float at a time, goes
+ * through 8x8 register transposes. Every other case, and the K and line
+ * tails, take the packing copy compiled here for AVX2. */
 #include <immintrin.h>
 
 #include "cpu/gemm/gemm_f32_impl.h"
+#include "cpu/gemm/gemm_pack_f32_copy.h"
 
 /* In place: rows r[0..7] of an 8x8 block become its columns. */
 static inline void transpose_8x8(__m256 r[8]) {
@@ -57,7 +58,7 @@ void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
                             int width, float *dst) {
     if (stride_p != 1 || stride_x == 1 ||
         (width != 6 && width != 16 && width != 32)) {
-        tsr_gemm_f32_pack(src, stride_x, stride_p, lines, depth, width, dst);
+        pack_f32_copy(src, stride_x, stride_p, lines, depth, width, dst);
         return;
     }
     const int64_t full_lines = lines / width * width;
@@ -76,12 +77,12 @@ void tsr_gemm_f32_pack_avx2(const float *src, int64_t stride_x,
         }
         /* K tail of this panel: the portable copy of one panel. */
         if (depth8 < depth)
-            tsr_gemm_f32_pack(s + depth8, stride_x, 1, width, depth - depth8,
-                              width, d + depth8 * width);
+            pack_f32_copy(s + depth8, stride_x, 1, width, depth - depth8, width,
+                          d + depth8 * width);
     }
     /* The partial last panel (zero-filled lines). */
     if (full_lines < lines)
-        tsr_gemm_f32_pack(src + full_lines * stride_x, stride_x, 1,
-                          lines - full_lines, depth, width,
-                          dst + full_lines * depth);
+        pack_f32_copy(src + full_lines * stride_x, stride_x, 1,
+                      lines - full_lines, depth, width,
+                      dst + full_lines * depth);
 }
