@@ -246,8 +246,7 @@ static const float *b_fetch_take(b_fetch_t *f, int mr) {
 }
 
 /* The micro-kernel (and epilogue) on the tile at rows ir, columns jr of
- * the block, fetching a chunk of B's next block (fetch: NULL or empty, none).
- */
+ * the block; it fetches the next chunk of `fetch` (NULL: none). */
 static inline void run_tile(const block_t *b, int64_t ir, int64_t jr,
                             b_fetch_t *fetch) {
     const tsr_gemm_f32_args_t *args = b->args;
