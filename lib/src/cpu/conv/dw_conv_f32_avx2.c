@@ -54,6 +54,10 @@ typedef struct {
     const float **table; /* TABLE blocks: input of (tap t, point u) at
                             t * ur + u */
     int s32;             /* store_s32 */
+    /* k3 blocks walk nh output rows down a band (dw_row_args_t.nh): row h
+     * reads the taps' inputs h * src_hs further and stores h * dst_hs
+     * further. The general blocks take one row (nh 1). */
+    tsr_dim_t nh, src_hs, dst_hs;
 } row_t;
 
 /* Channel vectors of one pass: element offsets of the first one. */
@@ -76,18 +80,19 @@ static ALWAYS_INLINE const float *at(const float *p, intptr_t bytes) {
     return (const float *)((const char *)p + bytes);
 }
 
-/* Stores the ur x nv accumulators of a block at output point ow (bias
- * added first when the row has one); channel vectors dcv apart. */
+/* Stores the ur x nv accumulators of a block at output point ow, dst_h
+ * elements into dst (bias added first when the row has one); channel
+ * vectors dcv apart. */
 static ALWAYS_INLINE void store_points(const row_t *rw, const cvec_t *cv,
                                        __m256 *acc, const int nv,
                                        const int masked, __m256i mask,
                                        tsr_dim_t ow, const int ur,
-                                       tsr_dim_t dcv) {
+                                       tsr_dim_t dcv, tsr_dim_t dst_h) {
     /* In locals: vector stores may alias anything, *rw included. */
     const tsr_dim_t dsw = rw->dst_sw;
     const float *bias = rw->bias;
     const int s32 = rw->s32;
-    float *d0 = rw->dst + ow * dsw + cv->dst;
+    float *d0 = rw->dst + dst_h + ow * dsw + cv->dst;
     UNROLL
     for (int v = 0; v < nv; v++) {
         const int m = masked && v == nv - 1;
@@ -164,7 +169,7 @@ static ALWAYS_INLINE void points(const row_t *rw, const cvec_t *cv,
         }
     }
     store_points(rw, cv, acc, nv, masked, mask, ow, ur,
-                 cl ? DW_VLEN : rw->dst_cv);
+                 cl ? DW_VLEN : rw->dst_cv, 0);
 }
 
 /* Vectors j .. j + nv of the group. */
@@ -270,59 +275,62 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
                                     const int sw, const int border,
                                     tsr_dim_t IW, const int cl, const int nr) {
     const tsr_dim_t scv = cl ? DW_VLEN : rw->src_cv;
-    __m256 acc[8];
-    UNROLL
-    for (int i = 0; i < ur * nv; i++)
-        acc[i] = _mm256_setzero_ps();
-    const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
-    const int nrows = nr ? nr : rw->nrows;
-    for (int r = 0; r < nrows; r++) {
-        const tap_t *t = rw->taps + r * 3;
-        __m256 w[3][2];
+    for (tsr_dim_t h = 0; h < rw->nh; h++) {
+        __m256 acc[8];
         UNROLL
-        for (int kw = 0; kw < 3; kw++)
+        for (int i = 0; i < ur * nv; i++)
+            acc[i] = _mm256_setzero_ps();
+        const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
+        const int nrows = nr ? nr : rw->nrows;
+        for (int r = 0; r < nrows; r++) {
+            const tap_t *t = rw->taps + r * 3;
+            __m256 w[3][2];
             UNROLL
-        for (int v = 0; v < nv; v++) {
-            w[kw][v] = load(t[kw].wei + cv->wei + v * DW_VLEN,
-                            masked && v == nv - 1, mask);
-            in_register(&w[kw][v]);
-        }
-        /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
-         * scales sb by 1 or 2, 3 * sb is one more register. */
-        const float *base[5];
-        const intptr_t sb = (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
-        base[0] = t[0].src + iw0 * rw->src_sw + cv->src;
-        UNROLL
-        for (int b = 1; b < 5; b++)
-            base[b] = at(base[b - 1], 4 * sb);
-        UNROLL
-        for (int col = 0; col < (ur - 1) * sw + 3; col++) {
-            const int ncols = (ur - 1) * sw + 3;
-            const int valid = border == K3_INTERIOR ? 1
-                              : border == K3_LEFT   ? col != 0
-                              : border == K3_RIGHT  ? col != ncols - 1
-                              : border == K3_LEFT_RIGHT
-                                      ? col != 0 && col != ncols - 1
-                                      : iw0 + col >= 0 && iw0 + col < IW;
-            const float *p = at(base[col / 4], (col % 4) * sb);
-            UNROLL
-            for (int v = 0; v < nv; v++) {
-                __m256 x =
-                        valid ? load(p + v * scv, masked && v == nv - 1, mask)
-                              : _mm256_setzero_ps();
-                in_register(&x);
+            for (int kw = 0; kw < 3; kw++)
                 UNROLL
-                for (int kw = 0; kw < 3; kw++) {
-                    const int u = (col - kw) / sw;
-                    if (col >= kw && (col - kw) % sw == 0 && u < ur)
-                        acc[u * nv + v] =
-                                _mm256_fmadd_ps(x, w[kw][v], acc[u * nv + v]);
+            for (int v = 0; v < nv; v++) {
+                w[kw][v] = load(t[kw].wei + cv->wei + v * DW_VLEN,
+                                masked && v == nv - 1, mask);
+                in_register(&w[kw][v]);
+            }
+            /* Column col at base[col / 4] + (col % 4) * sb: x86 addressing
+             * scales sb by 1 or 2, 3 * sb is one more register. */
+            const float *base[5];
+            const intptr_t sb =
+                    (intptr_t)(rw->src_sw * (tsr_dim_t)sizeof(float));
+            base[0] = t[0].src + h * rw->src_hs + iw0 * rw->src_sw + cv->src;
+            UNROLL
+            for (int b = 1; b < 5; b++)
+                base[b] = at(base[b - 1], 4 * sb);
+            UNROLL
+            for (int col = 0; col < (ur - 1) * sw + 3; col++) {
+                const int ncols = (ur - 1) * sw + 3;
+                const int valid = border == K3_INTERIOR ? 1
+                                  : border == K3_LEFT   ? col != 0
+                                  : border == K3_RIGHT  ? col != ncols - 1
+                                  : border == K3_LEFT_RIGHT
+                                          ? col != 0 && col != ncols - 1
+                                          : iw0 + col >= 0 && iw0 + col < IW;
+                const float *p = at(base[col / 4], (col % 4) * sb);
+                UNROLL
+                for (int v = 0; v < nv; v++) {
+                    __m256 x = valid ? load(p + v * scv, masked && v == nv - 1,
+                                            mask)
+                                     : _mm256_setzero_ps();
+                    in_register(&x);
+                    UNROLL
+                    for (int kw = 0; kw < 3; kw++) {
+                        const int u = (col - kw) / sw;
+                        if (col >= kw && (col - kw) % sw == 0 && u < ur)
+                            acc[u * nv + v] = _mm256_fmadd_ps(x, w[kw][v],
+                                                              acc[u * nv + v]);
+                    }
                 }
             }
         }
+        store_points(rw, cv, acc, nv, masked, mask, ow, ur,
+                     cl ? DW_VLEN : rw->dst_cv, h * rw->dst_hs);
     }
-    store_points(rw, cv, acc, nv, masked, mask, ow, ur,
-                 cl ? DW_VLEN : rw->dst_cv);
 }
 
 static ALWAYS_INLINE void k3_block(const row_t *rw, tsr_dim_t nc, tsr_dim_t ow,
@@ -473,9 +481,9 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
-    row_t rw = {taps,   a->nrows,  a->KW,     a->SW,       a->padL,
-                a->ow0, a->src_sw, a->src_cv, a->dst_sw,   a->dst_cv,
-                a->dst, a->bias,   table,     a->store_s32};
+    row_t rw = {taps,      a->nrows,     a->KW,     a->SW,     a->padL, a->ow0,
+                a->src_sw, a->src_cv,    a->dst_sw, a->dst_cv, a->dst,  a->bias,
+                table,     a->store_s32, 1,         0,         0};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
@@ -490,10 +498,15 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     const tsr_dim_t group = k3 && a->nh > 1 && !cl ? dw_band_group(a, DW_VLEN)
                             : k3 && a->SW == 2     ? a->nc
                                                    : GROUP_C;
+    /* k3 blocks walk the band's rows themselves (row_t.nh), as in the
+     * AVX-512 kernel. */
+    rw.nh = k3 ? a->nh : 1;
+    rw.src_hs = a->src_hs;
+    rw.dst_hs = a->dst_hs;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         rw.bias = a->bias ? a->bias + c : NULL;
-        for (tsr_dim_t h = 0; h < a->nh; h++) {
+        for (tsr_dim_t h = 0; h < a->nh; h += rw.nh) {
             /* The group's first channel folded into every pointer, so
              * the vector offsets inside it are constants. */
             dw_set_taps(a, (c / DW_VLEN) * a->src_cv + h * a->src_hs, c, taps);
