@@ -188,6 +188,16 @@ void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
                             int nparts, void *col);
 
+/* out[i] = in[2 * i] for i < n, reading nothing at or past in_end: the
+ * channels-first im2col's runs of stride-2 layers (f32, as the CPU
+ * allows; NULL: its scalar copy). */
+typedef void (*gemm_conv_gather_s2_fn)(float *out, const float *in, tsr_dim_t n,
+                                       const float *in_end);
+void gemm_conv_gather_s2_f32_avx2(float *out, const float *in, tsr_dim_t n,
+                                  const float *in_end);
+void gemm_conv_gather_s2_f32_avx512(float *out, const float *in, tsr_dim_t n,
+                                    const float *in_end);
+
 /* The f32 im2col: padding gives 0.f. */
 static inline void gemm_conv_im2col(const gemm_conv_conf_t *cf,
                                     const float *src, tsr_dim_t n, tsr_dim_t g,

@@ -5,6 +5,7 @@
  * channel-stride-1 sources copy whole channel runs. */
 #include <string.h>
 
+#include "common/isa.h"
 #include "cpu/conv/gemm_conv_f32.h"
 
 /* First output index o in [0, n) with 0 <= o * stride + shift, and one
@@ -60,6 +61,9 @@ static void copy_flipped_bytes(char *out, tsr_dim_t out_step, const char *in,
  * or zeros without pad. */
 static void fill_pad(char *out, tsr_dim_t out_step, const char *pad,
                      tsr_dim_t pad_step, tsr_dim_t cnt, size_t esz) {
+    /* Most runs have no padding: no call for nothing. */
+    if (cnt <= 0)
+        return;
     if (pad) {
         copy_elems(out, out_step, pad, pad_step, cnt, esz);
     } else if (out_step == 1) {
@@ -136,6 +140,8 @@ typedef struct {
     const char *pad;
     size_t esz;
     int flip; /* bytes from the source get their sign bit flipped */
+    gemm_conv_gather_s2_fn gather_s2; /* f32 stride-2 runs, or NULL */
+    const char *src_end;              /* one past the source's last byte */
 } gather_t;
 
 /* A run of bytes from the source into col, flipped when the gather
@@ -343,8 +349,14 @@ static void im2col_cols(const gather_t *gt, tsr_dim_t sp0, tsr_dim_t len,
                         (size_t)(id * s[CONV_D] + ih * s[CONV_H] +
                                  (vb * cf->sh.KSW + shift_w) * s[CONV_W]) *
                                 esz;
-                copy_source_elems(gt, out + (size_t)(vb - ow0) * esz, 1, in,
-                                  in_step, ve - vb);
+                if (in_step == 2 && gt->gather_s2)
+                    gt->gather_s2(
+                            (float *)(void *)(out + (size_t)(vb - ow0) * esz),
+                            (const float *)(const void *)in, ve - vb,
+                            (const float *)(const void *)gt->src_end);
+                else
+                    copy_source_elems(gt, out + (size_t)(vb - ow0) * esz, 1, in,
+                                      in_step, ve - vb);
             }
             fill_pad(out + (size_t)(ve - ow0) * esz, 1, pad, 0, ow0 + seg - ve,
                      esz);
@@ -370,12 +382,31 @@ void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             size_t elem_size, const void *pad, tsr_dim_t n,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
                             int nparts, void *col) {
-    const gather_t gt = {cf,
-                         (const char *)src +
-                                 (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
-                                          g * cf->sh.ICg * cf->src_s[CONV_C]) *
-                                         elem_size,
-                         pad, elem_size, cf->col_flip_sign && elem_size == 1};
+    gather_t gt = {cf,
+                   (const char *)src +
+                           (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
+                                    g * cf->sh.ICg * cf->src_s[CONV_C]) *
+                                   elem_size,
+                   pad,
+                   elem_size,
+                   cf->col_flip_sign && elem_size == 1,
+                   NULL,
+                   NULL};
+    if (elem_size == sizeof(float) && !cf->dst_cl) {
+        /* Plain layouts: the strides are positive. */
+        const conv_sizes_t *sh = &cf->sh;
+        const tsr_dim_t *s = cf->src_s;
+        const tsr_dim_t last =
+                cf->src_off0 + (sh->MB - 1) * s[CONV_N] +
+                (sh->G * sh->ICg - 1) * s[CONV_C] + (sh->ID - 1) * s[CONV_D] +
+                (sh->IH - 1) * s[CONV_H] + (sh->IW - 1) * s[CONV_W];
+        gt.src_end = (const char *)src + (size_t)(last + 1) * elem_size;
+        gt.gather_s2 = tsr_mayiuse(tsr_cpu_isa_avx512_core)
+                               ? gemm_conv_gather_s2_f32_avx512
+                       : tsr_mayiuse(tsr_cpu_isa_avx2)
+                               ? gemm_conv_gather_s2_f32_avx2
+                               : NULL;
+    }
     tsr_dim_t b, e;
     if (cf->dst_cl) {
         split(len, nparts, part, &b, &e);
