@@ -28,6 +28,15 @@
  * spatial dims have size 1, stride 0). */
 enum { CONV_N = 0, CONV_C, CONV_D, CONV_H, CONV_W, CONV_NDIMS };
 
+/* out[i] = in[2 * i] for i < n, reading nothing at or past in_end: the
+ * channels-first im2col's runs of stride-2 layers (f32). */
+typedef void (*gemm_conv_gather_s2_fn)(float *out, const float *in, tsr_dim_t n,
+                                       const float *in_end);
+void gemm_conv_gather_s2_f32_avx2(float *out, const float *in, tsr_dim_t n,
+                                  const float *in_end);
+void gemm_conv_gather_s2_f32_avx512(float *out, const float *in, tsr_dim_t n,
+                                    const float *in_end);
+
 typedef struct {
     conv_sizes_t sh;
     tsr_dim_t DD, DH, DW; /* dilated steps (1 + dilation) */
@@ -42,7 +51,11 @@ typedef struct {
 
     tsr_dim_t src_s[CONV_NDIMS], dst_s[CONV_NDIMS];
     tsr_dim_t src_off0, dst_off0;
+    tsr_dim_t src_nelems;  /* the source buffer's extent (md_nelems_padded) */
     tsr_dim_t dst_sp_step; /* element distance of consecutive sp points */
+    /* The stride-2 gather for an f32 source, as the CPU allows; NULL:
+     * the im2col's scalar copy. */
+    gemm_conv_gather_s2_fn gather_s2;
 
     int dst_cl;      /* dst channels-last: C rows are spatial points */
     int kic;         /* col K order: kernel point outer, ic inner */
@@ -187,16 +200,6 @@ void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             size_t elem_size, const void *pad, tsr_dim_t n,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
                             int nparts, void *col);
-
-/* out[i] = in[2 * i] for i < n, reading nothing at or past in_end: the
- * channels-first im2col's runs of stride-2 layers (f32, as the CPU
- * allows; NULL: its scalar copy). */
-typedef void (*gemm_conv_gather_s2_fn)(float *out, const float *in, tsr_dim_t n,
-                                       const float *in_end);
-void gemm_conv_gather_s2_f32_avx2(float *out, const float *in, tsr_dim_t n,
-                                  const float *in_end);
-void gemm_conv_gather_s2_f32_avx512(float *out, const float *in, tsr_dim_t n,
-                                    const float *in_end);
 
 /* The f32 im2col: padding gives 0.f. */
 static inline void gemm_conv_im2col(const gemm_conv_conf_t *cf,

@@ -5,7 +5,6 @@
  * channel-stride-1 sources copy whole channel runs. */
 #include <string.h>
 
-#include "common/isa.h"
 #include "cpu/conv/gemm_conv_f32.h"
 
 /* First output index o in [0, n) with 0 <= o * stride + shift, and one
@@ -382,31 +381,17 @@ void gemm_conv_im2col_elems(const gemm_conv_conf_t *cf, const void *src,
                             size_t elem_size, const void *pad, tsr_dim_t n,
                             tsr_dim_t g, tsr_dim_t sp0, tsr_dim_t len, int part,
                             int nparts, void *col) {
-    gather_t gt = {cf,
-                   (const char *)src +
-                           (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
-                                    g * cf->sh.ICg * cf->src_s[CONV_C]) *
-                                   elem_size,
-                   pad,
-                   elem_size,
-                   cf->col_flip_sign && elem_size == 1,
-                   NULL,
-                   NULL};
-    if (elem_size == sizeof(float) && !cf->dst_cl) {
-        /* Plain layouts: the strides are positive. */
-        const conv_sizes_t *sh = &cf->sh;
-        const tsr_dim_t *s = cf->src_s;
-        const tsr_dim_t last =
-                cf->src_off0 + (sh->MB - 1) * s[CONV_N] +
-                (sh->G * sh->ICg - 1) * s[CONV_C] + (sh->ID - 1) * s[CONV_D] +
-                (sh->IH - 1) * s[CONV_H] + (sh->IW - 1) * s[CONV_W];
-        gt.src_end = (const char *)src + (size_t)(last + 1) * elem_size;
-        gt.gather_s2 = tsr_mayiuse(tsr_cpu_isa_avx512_core)
-                               ? gemm_conv_gather_s2_f32_avx512
-                       : tsr_mayiuse(tsr_cpu_isa_avx2)
-                               ? gemm_conv_gather_s2_f32_avx2
-                               : NULL;
-    }
+    const int f32 = elem_size == sizeof(float);
+    const gather_t gt = {
+            cf,
+            (const char *)src + (size_t)(cf->src_off0 + n * cf->src_s[CONV_N] +
+                                         g * cf->sh.ICg * cf->src_s[CONV_C]) *
+                                        elem_size,
+            pad,
+            elem_size,
+            cf->col_flip_sign && elem_size == 1,
+            f32 ? cf->gather_s2 : NULL,
+            (const char *)src + (size_t)cf->src_nelems * elem_size};
     tsr_dim_t b, e;
     if (cf->dst_cl) {
         split(len, nparts, part, &b, &e);

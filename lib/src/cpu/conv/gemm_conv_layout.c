@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/convolution_pd.h"
+#include "common/isa.h"
 #include "common/memory_desc.h"
 #include "common/utils.h"
 #include "cpu/conv/gemm_conv_f32.h"
@@ -223,6 +224,12 @@ int gemm_conv_data_init(gemm_conv_conf_t *cf, const tsr_memory_desc_t *src,
     gemm_conv_data_strides(dst, cf->dst_s);
     cf->src_off0 = src->offset0;
     cf->dst_off0 = dst->offset0;
+    cf->src_nelems = md_nelems_padded(src);
+    cf->gather_s2 = tsr_mayiuse(tsr_cpu_isa_avx512_core)
+                            ? gemm_conv_gather_s2_f32_avx512
+                    : tsr_mayiuse(tsr_cpu_isa_avx2)
+                            ? gemm_conv_gather_s2_f32_avx2
+                            : NULL;
     return gemm_conv_spatial_linear(cf->dst_s, cf->sh.OD, cf->sh.OH, cf->sh.OW);
 }
 
