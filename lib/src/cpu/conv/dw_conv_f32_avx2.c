@@ -275,13 +275,13 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
                                     const int sw, const int border,
                                     tsr_dim_t IW, const int cl, const int nr) {
     const tsr_dim_t scv = cl ? DW_VLEN : rw->src_cv;
+    const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
+    const int nrows = nr ? nr : rw->nrows;
     for (tsr_dim_t h = 0; h < rw->nh; h++) {
         __m256 acc[8];
         UNROLL
         for (int i = 0; i < ur * nv; i++)
             acc[i] = _mm256_setzero_ps();
-        const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
-        const int nrows = nr ? nr : rw->nrows;
         for (int r = 0; r < nrows; r++) {
             const tap_t *t = rw->taps + r * 3;
             __m256 w[3][2];
@@ -481,14 +481,17 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
-    row_t rw = {taps,      a->nrows,     a->KW,     a->SW,     a->padL, a->ow0,
-                a->src_sw, a->src_cv,    a->dst_sw, a->dst_cv, a->dst,  a->bias,
-                table,     a->store_s32, 1,         0,         0};
+    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
+                   a->now >= 4;
+    /* k3 blocks walk the call's band of rows themselves (row_t.nh), as
+     * in the AVX-512 kernel. */
+    row_t rw = {taps,      a->nrows,  a->KW,     a->SW,        a->padL,
+                a->ow0,    a->src_sw, a->src_cv, a->dst_sw,    a->dst_cv,
+                a->dst,    a->bias,   table,     a->store_s32, k3 ? a->nh : 1,
+                a->src_hs, a->dst_hs};
     tsr_dim_t in_lo, in_hi;
     dw_interior_points(a, &in_lo, &in_hi);
     const int cl = a->src_cv == DW_VLEN && a->dst_cv == DW_VLEN;
-    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
-                   a->now >= 4;
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points: a block's columns are then one contiguous run per input row,
      * and the per-group setup runs once (MobileNet's 128- to 512-channel
@@ -498,11 +501,6 @@ void dw_conv_row_avx2(const dw_row_args_t *a) {
     const tsr_dim_t group = k3 && a->nh > 1 && !cl ? dw_band_group(a, DW_VLEN)
                             : k3 && a->SW == 2     ? a->nc
                                                    : GROUP_C;
-    /* k3 blocks walk the band's rows themselves (row_t.nh), as in the
-     * AVX-512 kernel. */
-    rw.nh = k3 ? a->nh : 1;
-    rw.src_hs = a->src_hs;
-    rw.dst_hs = a->dst_hs;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         rw.bias = a->bias ? a->bias + c : NULL;

@@ -275,13 +275,13 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
                                     tsr_dim_t ow, const int ur, const int sw,
                                     const int border, tsr_dim_t IW,
                                     const int nr) {
+    const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
+    const int nrows = nr ? nr : rw->nrows;
     for (tsr_dim_t h = 0; h < rw->nh; h++) {
         __m512 acc[16];
         UNROLL
         for (int i = 0; i < ur * nv; i++)
             acc[i] = _mm512_setzero_ps();
-        const tsr_dim_t iw0 = (rw->ow0 + ow) * sw - rw->padL;
-        const int nrows = nr ? nr : rw->nrows;
         for (int r = 0; r < nrows; r++) {
             const tap_t *t = rw->taps + r * 3;
             __m512 w[3][2];
@@ -524,22 +524,21 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     const tsr_dim_t src_vs = a->src_bs ? a->src_bs : VLEN;
     const tsr_dim_t dst_vs = a->dst_bs ? a->dst_bs : VLEN;
     const int form = a->common ? a->common_form - 1 : 0;
-    row_t rw = {taps,      a->nrows,
-                a->KW,     a->SW,
-                a->padL,   a->ow0,
-                a->src_sw, a->dst_sw,
-                src_vs,    dst_vs,
-                a->dst,    a->bias,
-                table,     a->store_s32,
-                a->common, NULL,
-                0,         a->common_dt,
-                form >> 2, (form >> 1) & 1,
-                form & 1,  1,
-                0,         0};
-    tsr_dim_t in_lo, in_hi;
-    dw_interior_points(a, &in_lo, &in_hi);
     const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
                    a->now >= 4;
+    /* k3 blocks walk the call's band of rows themselves (row_t.nh): the
+     * taps, their kind and the block dispatch once per group, not per
+     * row, and the rows a block shares with the next are read while in
+     * L1 (MobileNet's dw layers, mb1, 2 threads: 6% faster, rows of 28
+     * and 56 points 13%). */
+    row_t rw = {taps,     a->nrows,       a->KW,     a->SW,
+                a->padL,  a->ow0,         a->src_sw, a->dst_sw,
+                src_vs,   dst_vs,         a->dst,    a->bias,
+                table,    a->store_s32,   a->common, NULL,
+                0,        a->common_dt,   form >> 2, (form >> 1) & 1,
+                form & 1, k3 ? a->nh : 1, a->src_hs, a->dst_hs};
+    tsr_dim_t in_lo, in_hi;
+    dw_interior_points(a, &in_lo, &in_hi);
     /* Stride-2 k3 rows walk every channel of the call at each block of
      * points, as in the AVX2 kernel, and so do blocked k3 rows (their
      * vectors go one at a time, at offsets of the vector strides), but
@@ -549,14 +548,6 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
                             : k3 && (a->SW == 2 || blk) ? a->nc
                             : blk                       ? VLEN
                                                         : GROUP_C;
-    /* k3 blocks walk the band's rows themselves (row_t.nh): the taps,
-     * their kind and the block dispatch once per group, not per row, and
-     * the rows a block shares with the next are read while in L1
-     * (MobileNet's dw layers, mb1, 2 threads: 6% faster, rows of 28 and
-     * 56 points 13%). */
-    rw.nh = k3 ? a->nh : 1;
-    rw.src_hs = a->src_hs;
-    rw.dst_hs = a->dst_hs;
     for (tsr_dim_t c = 0; c < a->nc; c += group) {
         const tsr_dim_t nc = a->nc - c < group ? a->nc - c : group;
         rw.bias = a->bias ? a->bias + c : NULL;
