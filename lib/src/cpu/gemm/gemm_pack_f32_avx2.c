@@ -4,28 +4,9 @@
  * tails, take the packing copy compiled here for AVX2. */
 #include <immintrin.h>
 
+#include "cpu/common/transpose_avx2.h"
 #include "cpu/gemm/gemm_f32_impl.h"
 #include "cpu/gemm/gemm_pack_f32_copy.h"
-
-/* In place: rows r[0..7] of an 8x8 block become its columns. */
-static inline void transpose_8x8(__m256 r[8]) {
-    __m256 t[8], s[8];
-    for (int i = 0; i < 4; ++i) {
-        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-    }
-    for (int h = 0; h < 2; ++h) {
-        const __m256 *u = t + 4 * h;
-        s[4 * h + 0] = _mm256_shuffle_ps(u[0], u[2], 0x44);
-        s[4 * h + 1] = _mm256_shuffle_ps(u[0], u[2], 0xEE);
-        s[4 * h + 2] = _mm256_shuffle_ps(u[1], u[3], 0x44);
-        s[4 * h + 3] = _mm256_shuffle_ps(u[1], u[3], 0xEE);
-    }
-    for (int i = 0; i < 4; ++i) {
-        r[i] = _mm256_permute2f128_ps(s[i], s[4 + i], 0x20);
-        r[4 + i] = _mm256_permute2f128_ps(s[i], s[4 + i], 0x31);
-    }
-}
 
 /* 8 K steps of a full 6-line panel: columns are 6 wide, so each 8-float
  * store spills 2 zeros that the next store overwrites; the last one stores
@@ -35,7 +16,7 @@ static void pack6_block8(const float *src, int64_t stride_x, float *dst) {
     for (int x = 0; x < 6; ++x)
         r[x] = _mm256_loadu_ps(src + x * stride_x);
     r[6] = r[7] = _mm256_setzero_ps();
-    transpose_8x8(r);
+    tsr_transpose_8x8_ps(r);
     for (int p = 0; p < 7; ++p)
         _mm256_storeu_ps(dst + 6 * p, r[p]);
     _mm_storeu_ps(dst + 42, _mm256_castps256_ps128(r[7]));
@@ -48,7 +29,7 @@ static void pack_lines8_block8(const float *src, int64_t stride_x, int width,
     __m256 r[8];
     for (int x = 0; x < 8; ++x)
         r[x] = _mm256_loadu_ps(src + x * stride_x);
-    transpose_8x8(r);
+    tsr_transpose_8x8_ps(r);
     for (int p = 0; p < 8; ++p)
         _mm256_storeu_ps(dst + width * p, r[p]);
 }

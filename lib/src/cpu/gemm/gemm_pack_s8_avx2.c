@@ -11,30 +11,11 @@
 #include <immintrin.h>
 
 #include "common/utils.h"
+#include "cpu/common/transpose_avx2.h"
 #include "cpu/gemm/gemm_s8_impl.h"
 
 static inline __m256i widen16(__m128i v, int src_u8) {
     return src_u8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v);
-}
-
-/* In place: rows r[0..7] of 32-bit values become the columns. */
-static inline void transpose_8x8_epi32(__m256i r[8]) {
-    __m256i t[8], s[8];
-    for (int i = 0; i < 4; ++i) {
-        t[2 * i] = _mm256_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = _mm256_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
-    }
-    for (int h = 0; h < 2; ++h) {
-        const __m256i *u = t + 4 * h;
-        s[4 * h + 0] = _mm256_unpacklo_epi64(u[0], u[2]);
-        s[4 * h + 1] = _mm256_unpackhi_epi64(u[0], u[2]);
-        s[4 * h + 2] = _mm256_unpacklo_epi64(u[1], u[3]);
-        s[4 * h + 3] = _mm256_unpackhi_epi64(u[1], u[3]);
-    }
-    for (int i = 0; i < 4; ++i) {
-        r[i] = _mm256_permute2x128_si256(s[i], s[4 + i], 0x20);
-        r[4 + i] = _mm256_permute2x128_si256(s[i], s[4 + i], 0x31);
-    }
 }
 
 /* 16 K values (8 pairs) of `nlines` <= 8 lines, contiguous in K, as 8
@@ -47,7 +28,7 @@ static inline void load_pairs_8x8(const uint8_t *src, int64_t stride_x,
                                          (const __m128i *)(src + x * stride_x)),
                                  src_u8)
                        : _mm256_setzero_si256();
-    transpose_8x8_epi32(r);
+    tsr_transpose_8x8_epi32(r);
 }
 
 /* 8 pairs of a full 6-line panel: each 8-pair store spills 2 pairs that
@@ -101,7 +82,7 @@ static void pack_quads_block32(const uint8_t *src, int64_t stride_x, int width,
                                                                 x) * stride_x)),
                                      flip)
                            : _mm256_setzero_si256();
-        transpose_8x8_epi32(r);
+        tsr_transpose_8x8_epi32(r);
         if (width % 8 == 0) {
             for (int j = 0; j < 8; ++j)
                 _mm256_storeu_si256((__m256i *)(dst + 4 * width * j + 32 * h),

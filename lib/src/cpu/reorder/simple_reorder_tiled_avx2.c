@@ -5,35 +5,8 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "cpu/common/transpose_avx2.h"
 #include "simple_reorder_tiled.h"
-
-/* In place: r[k] holds row k of an 8x8 block; afterwards column k. */
-static inline void transpose_8x8(__m256 r[8]) {
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44);
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, 0xee);
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44);
-    const __m256 s3 = _mm256_shuffle_ps(t1, t3, 0xee);
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44);
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, 0xee);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44);
-    const __m256 s7 = _mm256_shuffle_ps(t5, t7, 0xee);
-    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
 
 /* Three rows into dense points of three: 4x4 transposes whose fourth
  * lane spills into the next point's first slot, which the next store
@@ -72,7 +45,7 @@ void tiled_gather_transpose4_avx2(const void *rows, const tsr_dim_t *row_off,
             __m256 r[8];
             for (int k = 0; k < 8; k++)
                 r[k] = _mm256_loadu_ps(src + row_off[i + k] + w);
-            transpose_8x8(r);
+            tsr_transpose_8x8_ps(r);
             for (int k = 0; k < 8; k++)
                 _mm256_storeu_ps(dst + (w + k) * mat_stride + i, r[k]);
         }
@@ -98,7 +71,7 @@ void tiled_scatter_transpose4_avx2(const void *mat, tsr_dim_t mat_stride,
             __m256 r[8];
             for (int k = 0; k < 8; k++)
                 r[k] = _mm256_loadu_ps(src + (w + k) * mat_stride + i);
-            transpose_8x8(r);
+            tsr_transpose_8x8_ps(r);
             for (int k = 0; k < 8; k++)
                 _mm256_storeu_ps(dst + row_off[i + k] + w, r[k]);
         }
