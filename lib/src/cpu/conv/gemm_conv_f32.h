@@ -37,6 +37,14 @@ void gemm_conv_gather_s2_f32_avx2(float *out, const float *in, tsr_dim_t n,
 void gemm_conv_gather_s2_f32_avx512(float *out, const float *in, tsr_dim_t n,
                                     const float *in_end);
 
+/* mat[w * ld + i] = in[i * c_stride + 2 * w] for i < 8, w < n, reading
+ * nothing at or past in_end: eight channels of a stride-2 run, transposed
+ * channels-last (the staging copy of a subsampled 1x1; AVX2). */
+void gemm_conv_gather_s2_transpose8_f32_avx2(const float *in,
+                                             tsr_dim_t c_stride, float *mat,
+                                             tsr_dim_t ld, tsr_dim_t n,
+                                             const float *in_end);
+
 typedef struct {
     conv_sizes_t sh;
     tsr_dim_t DD, DH, DW; /* dilated steps (1 + dilation) */
@@ -127,6 +135,10 @@ typedef struct gemm_conv_staging {
     /* Each thread runs whole stages, their GEMMs on one thread; else a
      * stage at a time over all threads. */
     int per_thread;
+    /* A strided 1x1 without padding: the source copy holds only the
+     * points the layer reads (OD x OH x OW per image) and cl is the unit
+     * 1x1 over them. */
+    int subsampled;
     size_t src_floats, dst_floats; /* the copies of one stage (dst: 0
                                       with a channels-last dst) */
     size_t slot_bytes;             /* copies and cl's scratchpad */
@@ -261,7 +273,8 @@ tsr_status_t gemm_conv_run_items(const gemm_conv_conf_t *cf,
 
 /* Staging (gemm_conv_staging.c), part `part` of `nparts` of: the
  * channels-first source of cf, `images` images from image n0, into `copy`
- * (images x ID x IH x IW x IC); `copy` (the stage's points x OC, cl's
+ * (images x ID x IH x IW x IC, or images x OD x OH x OW x IC when
+ * subsampled); `copy` (the stage's points x OC, cl's
  * results), its points r0 .. r1 - 1 (point r of the stage: sp r % SP of
  * image n0 + r / SP) and channels oc0 .. oc1 - 1, through the rest of cf's
  * epilogue into the channels-first dst. */

@@ -47,30 +47,78 @@ static void part_range(tsr_dim_t units, int part, int nparts, tsr_dim_t *u0,
     *u1 = units * (part + 1) / nparts;
 }
 
+/* Of a subsampled layer (gemm_conv_staging_t), channels c0 .. c0 + t - 1
+ * of the len output points from p0 of one image (img_src: its first
+ * value) into mat (point q at mat + q * ld). Each output row reads a run
+ * of every KSW-th value of a source row: at stride 2, eight channels of
+ * it at a time are gathered and transposed in registers; else the runs
+ * are compacted into tmp (row i: channel c0 + i) and transposed from
+ * there. */
+static void stage_subsampled(const gemm_conv_conf_t *cf, int avx2,
+                             const float *src, const float *img_src,
+                             tsr_dim_t p0, tsr_dim_t len, tsr_dim_t c0,
+                             tsr_dim_t t, float *mat, tsr_dim_t ld,
+                             float *tmp) {
+    const tsr_dim_t OW = cf->sh.OW, OH = cf->sh.OH, SW = cf->sh.KSW;
+    const tsr_dim_t sc = cf->src_s[CONV_C];
+    const float *src_end = src + cf->src_nelems;
+    const int s2 = avx2 && SW == 2;
+    const tsr_dim_t t8 = s2 ? t / 8 * 8 : 0;
+    for (tsr_dim_t q = 0, run; q < len; q += run) {
+        const tsr_dim_t p = p0 + q, ow = p % OW, oh = p / OW % OH,
+                        od = p / OW / OH;
+        run = OW - ow < len - q ? OW - ow : len - q;
+        const float *in = img_src + od * cf->sh.KSD * cf->src_s[CONV_D] +
+                          oh * cf->sh.KSH * cf->src_s[CONV_H] + ow * SW +
+                          c0 * sc;
+        for (tsr_dim_t i = 0; i < t8; i += 8)
+            gemm_conv_gather_s2_transpose8_f32_avx2(
+                    in + i * sc, sc, mat + q * ld + i, ld, run, src_end);
+        for (tsr_dim_t i = t8; i < t; i++)
+            for (tsr_dim_t w = 0; w < run; w++)
+                tmp[i * len + q + w] = in[i * sc + w * SW];
+    }
+    if (t8 == t)
+        return;
+    tsr_dim_t off[STAGE_CHANNELS];
+    for (tsr_dim_t i = t8; i < t; i++)
+        off[i - t8] = i * len;
+    gather(avx2, tmp, off, mat + t8, ld, t - t8, len);
+}
+
 void gemm_conv_stage_src(const gemm_conv_conf_t *cf, const float *src,
                          tsr_dim_t n0, tsr_dim_t images, int part, int nparts,
                          float *copy) {
     const int avx2 = tsr_mayiuse(tsr_cpu_isa_avx2);
+    const int subsampled = cf->staging->subsampled;
     const tsr_dim_t IC = cf->sh.G * cf->sh.ICg;
-    const tsr_dim_t ISP = cf->sh.ID * cf->sh.IH * cf->sh.IW;
+    /* The points per image the copy holds. */
+    const tsr_dim_t ISP =
+            subsampled ? cf->SP : cf->sh.ID * cf->sh.IH * cf->sh.IW;
     const tsr_dim_t chunks = tsr_div_up(ISP, STAGE_SRC_POINTS);
     tsr_dim_t u0, u1, off[STAGE_CHANNELS];
+    float tmp[STAGE_CHANNELS * STAGE_SRC_POINTS];
     part_range(images * chunks, part, nparts, &u0, &u1);
     for (tsr_dim_t u = u0; u < u1; u++) {
         const tsr_dim_t img = u / chunks, p0 = u % chunks * STAGE_SRC_POINTS;
         const tsr_dim_t len =
                 ISP - p0 < STAGE_SRC_POINTS ? ISP - p0 : STAGE_SRC_POINTS;
-        /* Point p of the image at offset p (its spatial dims are linear
-         * with unit stride; see staging_wanted). */
-        const float *rows =
-                src + cf->src_off0 + (n0 + img) * cf->src_s[CONV_N] + p0;
+        const float *img_src =
+                src + cf->src_off0 + (n0 + img) * cf->src_s[CONV_N];
         float *mat = copy + (img * ISP + p0) * IC;
         for (tsr_dim_t c0 = 0; c0 < IC; c0 += STAGE_CHANNELS) {
             const tsr_dim_t t =
                     IC - c0 < STAGE_CHANNELS ? IC - c0 : STAGE_CHANNELS;
+            if (subsampled) {
+                stage_subsampled(cf, avx2, src, img_src, p0, len, c0, t,
+                                 mat + c0, IC, tmp);
+                continue;
+            }
+            /* Point p of the image at offset p (its spatial dims are
+             * linear with unit stride; see staging_wanted). */
             for (tsr_dim_t i = 0; i < t; i++)
                 off[i] = (c0 + i) * cf->src_s[CONV_C];
-            gather(avx2, rows, off, mat + c0, IC, t, len);
+            gather(avx2, img_src + p0, off, mat + c0, IC, t, len);
         }
     }
 }

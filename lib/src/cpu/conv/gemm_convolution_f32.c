@@ -283,18 +283,39 @@ static void gemm_conv_fini(struct tsr_primitive_desc *pd) {
  * group won or lost 30%, g8 ic64 oc128 28x28 mb1 80 -> 56). */
 #define STAGE_MIN_OCG 32
 
+/* Output points per image up to which a subsampled 1x1 is staged: its
+ * channels-first GEMM has as many columns per image, a few wide tiles
+ * and their tails. ResNet-50's strided 1x1 layers, 2 threads, mb1 to
+ * mb32: 7x7 outputs 10-25% faster staged, 14x14 -3% to +28% (res4a
+ * mb32 -3%/+2%); 28x28 lost up to 9% from mb4 on, the extra pass over
+ * the dst copy costing more than the tiles save. */
+#define STAGE_SUBSAMPLED_MAX_SP 256
+
+/* A strided 1x1 without padding, every point reading inside the source,
+ * with few points per image: staged, its copy holds only the points it
+ * reads (subsampled). */
+static int subsampled_1x1(const gemm_conv_conf_t *cf) {
+    const conv_sizes_t *sh = &cf->sh;
+    return cf->KS == 1 && (sh->KSD > 1 || sh->KSH > 1 || sh->KSW > 1) &&
+           sh->padF == 0 && sh->padT == 0 && sh->padL == 0 &&
+           (sh->OD - 1) * sh->KSD < sh->ID && (sh->OH - 1) * sh->KSH < sh->IH &&
+           (sh->OW - 1) * sh->KSW < sh->IW && cf->SP <= STAGE_SUBSAMPLED_MAX_SP;
+}
+
 /* A layer with a channels-first source (cf's sizes, strides and dst_cl
  * set) worth computing channels-last: one whose im2col copies each source
- * point several times, on an engine that reads a source by taps. A unit
- * 1x1 reads its source in place already, and a strided or padded 1x1
- * gathers fewer points than the whole source the copy would transpose
- * (res4a_branch2a mb1, 2 threads: 174 -> 118 GFLOPS staged). A
- * channels-last dst takes the results as they are. */
+ * point several times, on an engine that reads a source by taps; or a
+ * subsampled 1x1, whose GEMM channels-last fills whole tiles. A unit 1x1
+ * reads its source in place already; a padded 1x1 gathers fewer points
+ * than the whole source a copy would transpose (a strided 1x1 staged so:
+ * res4a_branch2a mb1, 2 threads, 174 -> 118 GFLOPS). A channels-last dst
+ * takes the results as they are. */
 static int staging_wanted(const gemm_conv_conf_t *cf) {
     return cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
            gemm_conv_spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH,
                                     cf->sh.IW) &&
-           cf->KS > 1 && (cf->sh.G == 1 || cf->sh.OCg >= STAGE_MIN_OCG) &&
+           (cf->KS > 1 || subsampled_1x1(cf)) &&
+           (cf->sh.G == 1 || cf->sh.OCg >= STAGE_MIN_OCG) &&
            tsr_gemm_f32_taps_supported(1, 1);
 }
 
@@ -314,8 +335,11 @@ static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
  * convolution's choice. */
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd) {
-    const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg * cf->sh.ID *
-                                      cf->sh.IH * cf->sh.IW),
+    const int subsampled = cf->KS == 1;
+    const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg *
+                                      (subsampled ? cf->SP
+                                                  : cf->sh.ID * cf->sh.IH *
+                                                            cf->sh.IW)),
                  out_image = (size_t)(cf->sh.G * cf->sh.OCg * cf->SP);
     if (!staging_wanted(cf) ||
         sizeof(float) * (src_image + out_image) > STAGE_MAX_IMAGE_BYTES)
@@ -363,7 +387,20 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
         memset(&cl_pd->op.conv.bias_desc, 0, sizeof(cl_pd->op.conv.bias_desc));
         memset(&cl_pd->md[TSR_MD_BIAS], 0, sizeof(cl_pd->md[TSR_MD_BIAS]));
     }
-    st = channels_last_md(&pd->md[TSR_MD_SRC], images, &cl_pd->md[TSR_MD_SRC]);
+    if (subsampled) {
+        /* The unit 1x1 over the points read: a source of the dst's
+         * spatial dims. */
+        tsr_convolution_desc_t *d = &cl_pd->op.conv;
+        for (int i = 0; i < cf->sh.ndims - 2; i++) {
+            d->strides[i] = 1;
+            d->padding_l[i] = d->padding_r[i] = 0;
+        }
+        tsr_memory_desc_t *s = &cl_pd->md[TSR_MD_SRC];
+        for (int i = 2; i < cf->sh.ndims; i++)
+            s->dims[i] = s->padded_dims[i] = pd->md[TSR_MD_DST].dims[i];
+    }
+    st = channels_last_md(&cl_pd->md[TSR_MD_SRC], images,
+                          &cl_pd->md[TSR_MD_SRC]);
     if (cf->dst_cl) {
         /* The stage's images of dst itself. */
         cl_pd->md[TSR_MD_DST].dims[0] = images;
@@ -376,7 +413,7 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
     cl_pd->op.conv.dst_desc = cl_pd->md[TSR_MD_DST];
     if (st == tsr_success)
         st = conf_init(&sg->cl, cl_pd, per_thread ? 1 : nthr);
-    if (st == tsr_success && !sg->cl.taps_ok)
+    if (st == tsr_success && !sg->cl.taps_ok && !sg->cl.direct)
         st = tsr_unimplemented;
     /* Its epilogue of the pd's own attr (cl_pd's copy goes now). */
     if (st == tsr_success && cf->dst_cl)
@@ -391,6 +428,7 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
     free(cl_pd);
     sg->images = images;
     sg->per_thread = per_thread;
+    sg->subsampled = subsampled;
     sg->src_floats = (size_t)images * src_image;
     sg->dst_floats = (size_t)images * dst_image;
     const gemm_conv_conf_t *cl = &sg->cl;
