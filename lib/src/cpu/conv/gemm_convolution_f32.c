@@ -34,11 +34,8 @@
 #define STREAMED_SRC_BYTES ((size_t)16 << 20)
 
 /* Input channels from which a unit 1x1 goes by taps on a kernel with
- * taller tap tiles (see conf_init): from UNIT_1X1_TAPS_MIN_IC when its
- * source stays in the caches, from STREAMED_1X1_TAPS_MIN_IC when it
- * streams from memory. */
-#define UNIT_1X1_TAPS_MIN_IC 128
-#define STREAMED_1X1_TAPS_MIN_IC 512
+ * taller tap tiles (see conf_init). */
+#define UNIT_1X1_TAPS_MIN_IC 512
 
 static int src_streamed(const gemm_conv_conf_t *cf) {
     return (size_t)(cf->sh.MB * cf->src_s[CONV_N]) * sizeof(float) >
@@ -203,18 +200,16 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
     /* A unit 1x1 reads its source rows in place, as A of the GEMM or as
      * one tap each. Taller tap tiles win where a tile sums enough input
      * channels to pay for listing and storing its rows (ResNet-50 1x1
-     * layers of 128 to 2048 input channels, mb1, 2 threads: +3% to +14%;
-     * ic64 oc64 lost 5-8%, at mb32 24%). A source streamed from memory
-     * needs more: there the GEMM fetches rows ahead, yet its 6-row tiles
-     * read B from L2 twice as often (mb32, 2 threads: ic512 and ic1024
-     * +8% to +19%, ic256 -6% to +4%). Output channels that one wide
-     * tile of rows in place covers stay there: the tile reads each row
-     * once for all of them (ic192 to ic512, oc64, mb1: +2% to +11%). */
-    const int64_t taps_min_ic =
-            src_streamed(cf) ? STREAMED_1X1_TAPS_MIN_IC : UNIT_1X1_TAPS_MIN_IC;
+     * layers, 2 threads: ic512 to ic2048 +8% to +19% at mb32 and up to
+     * +14% at mb1; ic64 oc64 lost 5-8%, at mb32 24%). With fewer the
+     * stores weigh more: ic128 oc512 and ic256 oc1024 ran 2-6% faster in
+     * place from mb4 on, alike at mb1 (AMD Zen 5). Output channels that
+     * one wide tile of rows in place covers stay there: the tile reads
+     * each row once for all of them (ic192 to ic512, oc64, mb1: +2% to
+     * +11%). */
     cf->direct = gemm_conv_src_direct(cf) &&
                  !(taps_able && tsr_gemm_f32_taps_taller() &&
-                   cf->sh.ICg >= taps_min_ic &&
+                   cf->sh.ICg >= UNIT_1X1_TAPS_MIN_IC &&
                    cf->sh.OCg > tsr_gemm_f32_wide_tile_cols());
 
     const tsr_status_t st = gemm_conv_epilogue_init(pd, cf);
