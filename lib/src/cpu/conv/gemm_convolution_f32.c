@@ -330,6 +330,7 @@ static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
  * convolution's choice. */
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd) {
+    /* A 1x1 staging_wanted takes is subsampled. */
     const int subsampled = cf->KS == 1;
     const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg *
                                       (subsampled ? cf->SP
