@@ -176,7 +176,7 @@ conv_run_impl(const conv_shape_t *s, tsr_primitive_attr_t attr,
 }
 
 /* A dense 1D descriptor, for scales and zero points. */
-static tsr_memory_desc_t md_1d(tsr_dim_t n, tsr_data_type_t dt) {
+static inline tsr_memory_desc_t md_1d(tsr_dim_t n, tsr_data_type_t dt) {
     tsr_memory_desc_t md;
     memset(&md, 0, sizeof(md));
     tsr_memory_desc_init_by_tag(&md, 1, &n, dt, "a");
