@@ -133,6 +133,14 @@ static inline void dw_interior_points(const dw_row_args_t *a, tsr_dim_t *lo,
     *hi = h > a->now ? a->now : h;
 }
 
+/* 1 when the vector kernels take the call's rows in k3 blocks: three
+ * undilated taps per row at stride 1 or 2, and points enough for a block
+ * (MobileNet's 3x3). */
+static inline int dw_k3_rows(const dw_row_args_t *a) {
+    return a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
+           a->now >= 4;
+}
+
 /* Input rows of a band's group of channels kept in L1 (of 48 KiB) while
  * the group walks down the band. */
 #define DW_BAND_L1_BYTES (24 * 1024)

@@ -481,8 +481,7 @@ static void k3_row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
 void dw_conv_row_avx2(const dw_row_args_t *a) {
     tap_t taps[DW_MAX_TAPS];
     const float *table[DW_MAX_TAPS * UR];
-    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
-                   a->now >= 4;
+    const int k3 = dw_k3_rows(a);
     /* k3 blocks walk the call's band of rows themselves (row_t.nh), as
      * in the AVX-512 kernel. */
     row_t rw = {taps,      a->nrows,  a->KW,     a->SW,        a->padL,

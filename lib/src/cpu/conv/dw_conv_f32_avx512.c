@@ -524,8 +524,7 @@ void dw_conv_row_avx512(const dw_row_args_t *a) {
     const tsr_dim_t src_vs = a->src_bs ? a->src_bs : VLEN;
     const tsr_dim_t dst_vs = a->dst_bs ? a->dst_bs : VLEN;
     const int form = a->common ? a->common_form - 1 : 0;
-    const int k3 = a->KW == 3 && (a->SW == 1 || a->SW == 2) && a->DW == 1 &&
-                   a->now >= 4;
+    const int k3 = dw_k3_rows(a);
     /* k3 blocks walk the call's band of rows themselves (row_t.nh): the
      * taps, their kind and the block dispatch once per group, not per
      * row, and the rows a block shares with the next are read while in
