@@ -24,7 +24,7 @@ void gemm_conv_gather_s2_f32_avx2(float *out, const float *in, tsr_dim_t n,
         const tsr_dim_t r = n - i < 8 ? n - i : 8;
         const float *p = in + 2 * i;
         __m256 lo, hi;
-        if (p + 16 <= in_end) {
+        if (in_end - p >= 16) {
             lo = _mm256_loadu_ps(p);
             hi = _mm256_loadu_ps(p + 8);
         } else {

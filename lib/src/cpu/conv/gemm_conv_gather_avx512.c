@@ -17,7 +17,7 @@ void gemm_conv_gather_s2_f32_avx512(float *out, const float *in, tsr_dim_t n,
         const tsr_dim_t r = n - i < 16 ? n - i : 16;
         const float *p = in + 2 * i;
         __m512 lo, hi;
-        if (p + 32 <= in_end) {
+        if (in_end - p >= 32) {
             /* Whole loads: masked ones of a run's 2r - 1 values, whose
              * masked-off lanes cross cache lines, ran 4x slower than the
              * scalar copy (AMD Zen 5). */
