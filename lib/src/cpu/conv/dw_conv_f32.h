@@ -141,6 +141,35 @@ static inline int dw_k3_rows(const dw_row_args_t *a) {
            a->now >= 4;
 }
 
+/* Which columns of a k3 block are in the padding: none, the first, the
+ * last, both (known at compile time), or any (tested per column). */
+enum { K3_INTERIOR, K3_LEFT, K3_RIGHT, K3_LEFT_RIGHT, K3_ANY };
+
+/* The padding columns of a k3 block of ncols input columns from iw0:
+ * which kind. */
+static inline __attribute__((always_inline)) int
+dw_k3_kind(tsr_dim_t iw0, tsr_dim_t ncols, tsr_dim_t IW) {
+    const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
+    const tsr_dim_t rpad = iw0 + ncols > IW ? iw0 + ncols - IW : 0;
+    return lpad == 0 && rpad == 0   ? K3_INTERIOR
+           : lpad == 1 && rpad == 0 ? K3_LEFT
+           : lpad == 0 && rpad == 1 ? K3_RIGHT
+           : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
+                                    : K3_ANY;
+}
+
+/* 1 when column col of a k3 block of kind `border` (ncols columns from
+ * input column iw0) lies inside the input; a constant for every kind but
+ * K3_ANY once the kernels unroll their columns. */
+static inline __attribute__((always_inline)) int
+dw_k3_col_inside(int border, int col, int ncols, tsr_dim_t iw0, tsr_dim_t IW) {
+    return border == K3_INTERIOR     ? 1
+           : border == K3_LEFT       ? col != 0
+           : border == K3_RIGHT      ? col != ncols - 1
+           : border == K3_LEFT_RIGHT ? col != 0 && col != ncols - 1
+                                     : iw0 + col >= 0 && iw0 + col < IW;
+}
+
 /* Input rows of a band's group of channels kept in L1 (of 48 KiB) while
  * the group walks down the band. */
 #define DW_BAND_L1_BYTES (24 * 1024)

@@ -260,10 +260,6 @@ static ALWAYS_INLINE void row(const row_t *rw, const dw_row_args_t *a,
     }
 }
 
-/* Which columns of a k3 block are in the padding: none, the first, the
- * last, both (known at compile time), or any (tested per column). */
-enum { K3_INTERIOR, K3_LEFT, K3_RIGHT, K3_LEFT_RIGHT, K3_ANY };
-
 /* Rows of 3 taps at stride `sw` 1 or 2 and no dilation (3x3 stride 1 or
  * 2): each input column of a block is loaded once and feeds every point it
  * is a tap of, the row's 3 weights vectors in registers, so a tap costs
@@ -305,12 +301,7 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, const cvec_t *cv,
             UNROLL
             for (int col = 0; col < (ur - 1) * sw + 3; col++) {
                 const int ncols = (ur - 1) * sw + 3;
-                const int valid = border == K3_INTERIOR ? 1
-                                  : border == K3_LEFT   ? col != 0
-                                  : border == K3_RIGHT  ? col != ncols - 1
-                                  : border == K3_LEFT_RIGHT
-                                          ? col != 0 && col != ncols - 1
-                                          : iw0 + col >= 0 && iw0 + col < IW;
+                const int valid = dw_k3_col_inside(border, col, ncols, iw0, IW);
                 const float *p = at(base[col / 4], (col % 4) * sb);
                 UNROLL
                 for (int v = 0; v < nv; v++) {
@@ -416,13 +407,7 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
     for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
         const tsr_dim_t ow = ow0 + ur > a->now ? a->now - ur : ow0;
         const tsr_dim_t iw0 = (a->ow0 + ow) * sw - a->padL;
-        const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
-        const tsr_dim_t rpad = iw0 + ncols > a->IW ? iw0 + ncols - a->IW : 0;
-        const int kind = lpad == 0 && rpad == 0   ? K3_INTERIOR
-                         : lpad == 1 && rpad == 0 ? K3_LEFT
-                         : lpad == 0 && rpad == 1 ? K3_RIGHT
-                         : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
-                                                  : K3_ANY;
+        const int kind = dw_k3_kind(iw0, ncols, a->IW);
 #define K3_KINDS(UR, NV)                                                       \
     switch (kind) {                                                            \
     case K3_INTERIOR:                                                          \

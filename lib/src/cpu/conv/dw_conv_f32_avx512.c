@@ -261,10 +261,6 @@ static void row(const row_t *rw, const dw_row_args_t *a, tsr_dim_t nc,
     }
 }
 
-/* Which columns of a k3 block are in the padding: none, the first, the
- * last, both (known at compile time), or any (tested per column). */
-enum { K3_INTERIOR, K3_LEFT, K3_RIGHT, K3_LEFT_RIGHT, K3_ANY };
-
 /* Rows of 3 taps at stride `sw` 1 or 2 and no dilation: each input column
  * of a block is loaded once and feeds every point it is a tap of, the
  * row's 3 weights vectors in registers. Columns in the padding read as
@@ -305,12 +301,7 @@ static ALWAYS_INLINE void k3_points(const row_t *rw, tsr_dim_t c, const int nv,
                 base[b] = at(base[b - 1], 4 * sb);
             UNROLL
             for (int col = 0; col < ncols; col++) {
-                const int valid = border == K3_INTERIOR ? 1
-                                  : border == K3_LEFT   ? col != 0
-                                  : border == K3_RIGHT  ? col != ncols - 1
-                                  : border == K3_LEFT_RIGHT
-                                          ? col != 0 && col != ncols - 1
-                                          : iw0 + col >= 0 && iw0 + col < IW;
+                const int valid = dw_k3_col_inside(border, col, ncols, iw0, IW);
                 const float *p = at(base[col / 4], (col % 4) * sb);
                 UNROLL
                 for (int v = 0; v < nv; v++) {
@@ -382,18 +373,6 @@ static __attribute__((noinline)) void k3_tail(const row_t *rw,
         k3_tail_ur(rw, a, nc, ow, 2, 0, 2);
 }
 
-/* The padding columns of a block of ncols input columns from iw0: which
- * k3 kind. */
-static ALWAYS_INLINE int k3_kind(tsr_dim_t iw0, tsr_dim_t ncols, tsr_dim_t IW) {
-    const tsr_dim_t lpad = iw0 < 0 ? -iw0 : 0;
-    const tsr_dim_t rpad = iw0 + ncols > IW ? iw0 + ncols - IW : 0;
-    return lpad == 0 && rpad == 0   ? K3_INTERIOR
-           : lpad == 1 && rpad == 0 ? K3_LEFT
-           : lpad == 0 && rpad == 1 ? K3_RIGHT
-           : lpad == 1 && rpad == 1 ? K3_LEFT_RIGHT
-                                    : K3_ANY;
-}
-
 /* k3_block with the block's kind (`kind`) as a constant. */
 #define K3_KINDS(UR, NV)                                                       \
     switch (kind) {                                                            \
@@ -429,8 +408,8 @@ static ALWAYS_INLINE void k3_row_blk_s2(const row_t *rw, const dw_row_args_t *a,
     while (now - ow >= 4) {
         const tsr_dim_t rem = now - ow;
         const int bur = rem >= 14 && nr ? 14 : rem >= 8 ? 8 : rem == 7 ? 7 : 4;
-        const int kind =
-                k3_kind((a->ow0 + ow) * 2 - a->padL, (bur - 1) * 2 + 3, a->IW);
+        const int kind = dw_k3_kind((a->ow0 + ow) * 2 - a->padL,
+                                    (bur - 1) * 2 + 3, a->IW);
         if (bur == 14) {
             K3_KINDS(14, 1)
         } else if (bur == 8) {
@@ -478,7 +457,7 @@ static ALWAYS_INLINE void k3_row_sw(const row_t *rw, const dw_row_args_t *a,
     for (tsr_dim_t ow0 = 0; ow0 < end; ow0 += ur) {
         const tsr_dim_t ncols = (ur - 1) * sw + 3;
         const tsr_dim_t ow = ow0 + ur > now ? now - ur : ow0;
-        const int kind = k3_kind((a->ow0 + ow) * sw - a->padL, ncols, a->IW);
+        const int kind = dw_k3_kind((a->ow0 + ow) * sw - a->padL, ncols, a->IW);
         if (ur == 14) {
             K3_KINDS(14, 1)
         } else if (ur == 8) {
