@@ -29,7 +29,9 @@
  * waits on memory (ResNet-50 nchw mb32, 2 threads, of oneDNN: AVX-512
  * res2b_branch2a 0.65 -> 0.87, res3b_branch2a 0.75 -> 0.86,
  * res4b_branch2a 0.83 -> 0.92; AVX2 0.74 -> 0.94, 0.86 -> 0.92, 0.89 ->
- * 0.93). */
+ * 0.93). Where the tiles take two panels at once (AVX-512), the first
+ * row of tiles packs them from B as stored while it computes, so the
+ * copy's loads overlap the FMAs. */
 
 #include "cpu/gemm/gemm_f32.h"
 #include "common/isa.h"
@@ -151,7 +153,8 @@ typedef struct {
     float beta;
     int last_k;
     const float *a_block; /* A at (ic, pc), for rows read in place */
-    const float *pack_a, *pack_b;
+    const float *pack_a;
+    float *pack_b;    /* written by the tiles that pack on their way */
     int64_t b_sp;     /* B's stride along K */
     int64_t m_direct; /* rows [0, m_direct) read A in place */
     int64_t n_direct; /* columns [0, n_direct) read B in place */
@@ -281,15 +284,20 @@ static inline void run_tile(const block_t *b, int64_t ir, int64_t jr,
  * measured alike on res2b_branch2a). */
 #define WIDE_FETCH_AHEAD_TILES 4
 
-/* The micro-kernel (and epilogue) on the full in-place tile at rows ir
- * and the two packed panels from column jr (ukr_wide). */
+/* The micro-kernel (and epilogue) on the in-place tile at rows ir (up to
+ * mr) and the two packed panels from column jr (ukr_wide); with `packing`
+ * the tile packs them from B as stored on its way. */
 static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr,
-                          b_fetch_t *fetch) {
+                          b_fetch_t *fetch, int packing) {
     const tsr_gemm_f32_args_t *args = b->args;
     const int mr = b->kern->mr, nr = b->kern->nr;
+    const int64_t m = TSR_MIN(mr, b->mcur - ir);
     const int64_t n = TSR_MIN(2 * nr, b->ncur - jr);
     int64_t next;
     const float *pb = packed_panel(b, jr, &next);
+    const float *b_src =
+            packing ? args->B + b->pc * b->b_sp + b->jc + jr : NULL;
+    float *b_dst = packing ? b->pack_b + (jr - b->n_direct) * b->kcur : NULL;
     float *c = args->C + (b->ic + ir) * args->ldc + b->jc + jr;
     const tile_bias_t bias = tile_bias(b, ir, jr);
     const int64_t ahead = ir + WIDE_FETCH_AHEAD_TILES * mr;
@@ -299,9 +307,10 @@ static void run_wide_tile(const block_t *b, int64_t ir, int64_t jr,
     const float *b_ahead = b_fetch_take(fetch, mr);
     b->kern->ukr_wide(b->kcur, args->alpha, b->a_block + ir * args->lda,
                       args->lda, b_ahead ? b_ahead : a_ahead,
-                      b_ahead ? fetch->stride : args->lda, pb, next, b->beta, c,
-                      args->ldc, n, bias.row, bias.col);
-    tile_epilogue(b, c, ir, jr, mr, n);
+                      b_ahead ? fetch->stride : args->lda, pb, next, b_src,
+                      b->b_sp, b_dst, b->beta, c, args->ldc, m, n, bias.row,
+                      bias.col);
+    tile_epilogue(b, c, ir, jr, m, n);
 }
 
 /* The taps kernel, as one tap, on the tile of up to taps_mr rows at ir
@@ -354,6 +363,26 @@ static int64_t narrow_group(int64_t mcur, int64_t kcur, int64_t ncur, int nr,
     if (wide && panels > 1)
         panels = panels / 2 * 2;
     return panels * nr;
+}
+
+/* A narrow block's panels that no wide tile packs on its way: in each
+ * group of the walk (narrow_group), a last odd panel and the panels of a
+ * partial pair. src: B as stored at the block's first column. */
+static void pack_panels_left(const tsr_gemm_f32_kernel_t *kern,
+                             const float *src, int64_t b_sp, int64_t kcur,
+                             int64_t ncur, int64_t group, float *pack_b) {
+    const int nr = kern->nr;
+    for (int64_t g0 = 0; g0 < ncur; g0 += group) {
+        const int64_t g1 = TSR_MIN(ncur, g0 + group);
+        for (int64_t jr = g0; jr < g1; jr += nr) {
+            if (jr + 2 * nr <= g1) {
+                jr += nr; /* a whole pair: its first tile packs it */
+                continue;
+            }
+            kern->pack(src + jr, 1, b_sp, TSR_MIN(nr, ncur - jr), kcur, nr,
+                       pack_b + jr * kcur);
+        }
+    }
 }
 
 /* Starts fetching the kcur values of rows [row, row + rows) of A read in
@@ -413,6 +442,12 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                          taps_taller(kern);
         /* Direct B: the full panels are read in place, the tail packed. */
         const int64_t n_direct = direct_b ? ncur / nr * nr : 0;
+        /* B packed by the wide tiles of the first rows as they run: the
+         * copy's loads wait on memory behind the tiles' FMAs instead of
+         * alone (ResNet-50 res2b_branch2a nchw: packing B was 11% of the
+         * time). */
+        const int pack_in_tiles = direct_a && kern->ukr_wide && !prepacked &&
+                                  !args->transb && n_direct == 0;
         for (int64_t kb = 0; kb < nkb; ++kb) {
             const int64_t pc = kb * kc;
             const int64_t kcur = TSR_MIN(kc, K - pc);
@@ -432,7 +467,13 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                 fetch = b_fetch_init(args->b_next + r.n_begin, TSR_MIN(kc, K),
                                      TSR_MIN(nc, n_len), b_sp, kcur, mr);
             }
-            if (kcur > 0 && n_direct < ncur && !prepacked)
+            /* The first A block's walk packs (its groups). */
+            if (pack_in_tiles)
+                pack_panels_left(
+                        kern, args->B + jc + pc * b_sp, b_sp, kcur, ncur,
+                        narrow_group(TSR_MIN(mc, m_len), kcur, ncur, nr, 1),
+                        pack_b);
+            else if (kcur > 0 && n_direct < ncur && !prepacked)
                 kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,
                            b_sp, ncur - n_direct, kcur, nr, pack_b);
             for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
@@ -496,11 +537,19 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                               mr, kcur, r.m_end - ic);
                             for (int64_t jr = g0; jr < g1; jr += nr) {
                                 /* Two packed panels at once where the
-                                 * kernel takes them (full in-place rows). */
-                                if (kern->ukr_wide && ir < m_direct &&
+                                 * kernel takes them (rows in place; the
+                                 * short last tile too, else computed as
+                                 * 6 rows in 32-column halves). The first
+                                 * A block's first row of tiles packs
+                                 * whole pairs. */
+                                if (kern->ukr_wide && direct_a &&
                                     jr >= n_direct && jr + nr < g1 &&
                                     kcur > 0) {
-                                    run_wide_tile(&blk, ir, jr, &fetch);
+                                    run_wide_tile(&blk, ir, jr, &fetch,
+                                                  pack_in_tiles &&
+                                                          ic == r.m_begin &&
+                                                          ir == 0 &&
+                                                          jr + 2 * nr <= g1);
                                     jr += nr;
                                     continue;
                                 }

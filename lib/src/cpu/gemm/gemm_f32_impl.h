@@ -67,20 +67,22 @@ typedef void (*tsr_gemm_f32_ukr_taps_fn)(int64_t ntaps, const int32_t *taps,
                                          const float *bias_row,
                                          const float *bias_col);
 
-/* Full mr-row tiles of A read in place (row stride lda) times two
- * adjacent packed B panels (nr values per K step each, the second
- * b_next_panel floats after the first): C's m x n tile, nr < n <= 2 * nr,
- * with the arithmetic of tsr_gemm_f32_ukr_fn. ahead (or NULL): mr lines
- * of k floats, line i at ahead + i * ahead_ld (later rows of A, or B for
- * the next block), fetched a cache line per line at a time along K while
- * the tile runs. */
-typedef void (*tsr_gemm_f32_ukr_wide_fn)(int64_t k, float alpha, const float *a,
-                                         int64_t lda, const float *ahead,
-                                         int64_t ahead_ld, const float *b,
-                                         int64_t b_next_panel, float beta,
-                                         float *c, int64_t ldc, int64_t n,
-                                         const float *bias_row,
-                                         const float *bias_col);
+/* Tiles of m <= mr rows of A read in place (row stride lda; rows past m
+ * are not read) times two adjacent packed B panels (nr values per K step
+ * each, the second b_next_panel floats after the first): C's m x n tile,
+ * nr < n <= 2 * nr, with the arithmetic of tsr_gemm_f32_ukr_fn. ahead (or
+ * NULL): mr lines of k floats, line i at ahead + i * ahead_ld (later rows
+ * of A, or B for the next block), fetched a cache line per line at a time
+ * along K while the tile runs. b_src (or NULL): the tile packs the two
+ * panels as it runs: it reads the 2 * nr columns of K step p from B as
+ * stored, at b_src + p * b_src_ld, instead of from b, and stores them
+ * packed at b_dst (the second panel b_next_panel floats on; n == 2 * nr). */
+typedef void (*tsr_gemm_f32_ukr_wide_fn)(
+        int64_t k, float alpha, const float *a, int64_t lda, const float *ahead,
+        int64_t ahead_ld, const float *b, int64_t b_next_panel,
+        const float *b_src, int64_t b_src_ld, float *b_dst, float beta,
+        float *c, int64_t ldc, int64_t m, int64_t n, const float *bias_row,
+        const float *bias_col);
 
 /* Full mr-row tiles (the plain kernel's mr) of A by taps (row i of tap t
  * at rows[t * rows_step + i]) times two adjacent prepacked B panels (the
@@ -134,9 +136,10 @@ void tsr_gemm_f32_ukr_6x32_avx512(int64_t k, float alpha, const float *a,
 void tsr_gemm_f32_ukr_6x64_avx512(int64_t k, float alpha, const float *a,
                                   int64_t lda, const float *ahead,
                                   int64_t ahead_ld, const float *b,
-                                  int64_t b_next_panel, float beta, float *c,
-                                  int64_t ldc, int64_t n, const float *bias_row,
-                                  const float *bias_col);
+                                  int64_t b_next_panel, const float *b_src,
+                                  int64_t b_src_ld, float *b_dst, float beta,
+                                  float *c, int64_t ldc, int64_t m, int64_t n,
+                                  const float *bias_row, const float *bias_col);
 
 void tsr_gemm_f32_ukr_6x64_taps_avx512(
         int64_t ntaps, const int32_t *taps, const void *const *rows,

@@ -4,7 +4,9 @@
  * file defines, before using them:
  *   TSR_A6(i)   the address of row i's A value at K step p
  *   TSR_C6(i)   the address of row i of the C tile
- * and has alpha, beta, n (32 < n <= 64), bias_row and bias_col in scope.
+ * and has alpha, beta, n (32 < n <= 64), bias_row, bias_col and `tile_rows`
+ * (the tile's rows, 1..6, a constant where the kernel is compiled) in
+ * scope: rows past it are neither read nor stored.
  * Each element's sum runs over K in order, one FMA at a time, and is
  * stored through the 6x32 kernel's row update. */
 #ifndef TSR_CPU_GEMM_UKR_GEMM_F32_UKR_6X64_BODY_H
@@ -29,7 +31,7 @@
     __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(),                 \
            a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
 #define TSR_FMA6(i, a0, a1, a2, a3)                                            \
-    {                                                                          \
+    if (tile_rows > (i)) {                                                     \
         const __m512 av = _mm512_set1_ps(*TSR_A6(i));                          \
         a0 = _mm512_fmadd_ps(av, b0, a0);                                      \
         a1 = _mm512_fmadd_ps(av, b1, a1);                                      \
@@ -37,11 +39,13 @@
         a3 = _mm512_fmadd_ps(av, b3, a3);                                      \
     }
 #define TSR_PREFETCH_C6(i, a0, a1, a2, a3)                                     \
-    for (int64_t j = 0; j < n; j += 16)                                        \
+    for (int64_t j = 0; tile_rows > (i) && j < n; j += 16)                     \
         _mm_prefetch((const char *)(TSR_C6(i) + j), _MM_HINT_T0);
 #define TSR_STORE6(i, a0, a1, a2, a3)                                          \
-    update_row(&t0, TSR_C6(i), i, a0, a1);                                     \
-    update_row(&t1, TSR_C6(i) + TSR_6X64_NR, i, a2, a3);
+    if (tile_rows > (i)) {                                                     \
+        update_row(&t0, TSR_C6(i), i, a0, a1);                                 \
+        update_row(&t1, TSR_C6(i) + TSR_6X64_NR, i, a2, a3);                   \
+    }
 
 /* One K step: the panels' values at b and b_hi times the rows' at p. */
 #define TSR_6X64_STEP(b, b_hi)                                                 \
@@ -53,7 +57,7 @@
         TSR_ROWS6(TSR_FMA6)                                                    \
     } while (0)
 
-/* alpha * acc + beta * C [+ bias] into the 6 x n tile. */
+/* alpha * acc + beta * C [+ bias] into the tile_rows x n tile. */
 #define TSR_6X64_STORE()                                                       \
     do {                                                                       \
         const tile_store_t t0 =                                                \

@@ -19,6 +19,7 @@ void tsr_gemm_f32_ukr_6x64_taps_avx512(
         int64_t rows_step, int64_t k_tap, const float *b_, int64_t b_next_panel,
         float alpha, float beta, float *const *c_rows, int64_t n,
         const float *bias_row, const float *bias_col) {
+    enum { tile_rows = 6 };
     TSR_ROWS6(TSR_ZERO6)
     TSR_ROWS6(TSR_PREFETCH_C6)
     for (int64_t tap = 0; tap < ntaps; ++tap) {
