@@ -412,8 +412,12 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
     const int fetch_b = !prepacked && !direct_b && !args->transb &&
                         !args->transa && K > 0 &&
                         m_len <= FETCH_B_MAX_MBLOCKS * kern->mc;
+    /* Narrow blocks of whole pairs of panels where tiles take two: an
+     * odd panel goes to the plain kernel (1568 columns in blocks of 13
+     * panels left 6% of the products to it, in blocks of 14 2%). */
     const int64_t nc = tsr_gemm_balanced_block(
-            n_len, fetch_b ? kern->narrow_ntiles * (int64_t)nr : kern->nc, nr);
+            n_len, fetch_b ? kern->narrow_ntiles * (int64_t)nr : kern->nc,
+            fetch_b && kern->ukr_wide ? 2 * nr : nr);
     const int64_t nkb = K > 0 ? tsr_div_up(K, kc) : 1;
     /* Packed A first, then B (sizes as in thread_scratch_bytes). */
     float dummy_panel[1] = {0.f}; /* never read: K == 0 reads no panel */
