@@ -29,7 +29,8 @@
     if (rows > (i)) {                                                          \
         const __m512 av = _mm512_set1_ps(r##i[p]);                             \
         a0 = _mm512_fmadd_ps(av, b0, a0);                                      \
-        a1 = _mm512_fmadd_ps(av, b1, a1);                                      \
+        if (!half)                                                             \
+            a1 = _mm512_fmadd_ps(av, b1, a1);                                  \
     }
 #define TSR_STORE(i, a0, a1)                                                   \
     if (m > (i))                                                               \
@@ -41,9 +42,9 @@
     }
 
 /* The kernel with a literal row count `rows` (>= m): rows past it cost no
- * FMAs. */
+ * FMAs; with `half` (literal; n <= 16) neither do the columns past 16. */
 static inline __attribute__((always_inline)) void
-taps12(const int rows, int64_t ntaps, const int32_t *taps,
+taps12(const int rows, const int half, int64_t ntaps, const int32_t *taps,
        const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
        float beta, float *const *c_rows, int64_t m, int64_t n,
        const float *bias_row, const float *bias_col) {
@@ -55,7 +56,7 @@ taps12(const int rows, int64_t ntaps, const int32_t *taps,
         const float *b = b_ + taps[tap] * k_tap * NR;
         for (int64_t p = 0; p < k_tap; ++p, b += NR) {
             const __m512 b0 = _mm512_loadu_ps(b);
-            const __m512 b1 = _mm512_loadu_ps(b + 16);
+            const __m512 b1 = half ? b0 : _mm512_loadu_ps(b + 16);
             TSR_ROWS12(TSR_FMA)
         }
     }
@@ -70,10 +71,17 @@ void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
                                         int64_t n, const float *bias_row,
                                         const float *bias_col) {
 #define TSR_TAPS(ROWS)                                                         \
-    taps12(ROWS, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows, m, n,       \
-           bias_row, bias_col)
+    do {                                                                       \
+        if (n > NR / 2)                                                        \
+            taps12(ROWS, 0, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows,  \
+                   m, n, bias_row, bias_col);                                  \
+        else                                                                   \
+            taps12(ROWS, 1, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows,  \
+                   m, n, bias_row, bias_col);                                  \
+    } while (0)
     /* A lone row (a 7x7 image's 49th point) on its own: computed as 4
-     * rows it costs 4 steps per K step instead of 1.5. */
+     * rows it costs 4 steps per K step instead of 1.5. The last columns
+     * of a layer (n <= 16) take half the FMAs. */
     if (m == 1)
         TSR_TAPS(1);
     else if (m <= 4)
