@@ -365,6 +365,13 @@ static int64_t narrow_group(int64_t mcur, int64_t kcur, int64_t ncur, int nr,
     return panels * nr;
 }
 
+/* 1 when the wide tile at column jr of a narrow block's group ending at
+ * g1 holds two whole panels: the tiles that pack on their way take those
+ * (the walk in gemm_rect), pack_panels_left all others. */
+static int whole_pair(int64_t jr, int nr, int64_t g1) {
+    return jr + 2 * nr <= g1;
+}
+
 /* A narrow block's panels that no wide tile packs on its way: in each
  * group of the walk (narrow_group), a last odd panel and the panels of a
  * partial pair. src: B as stored at the block's first column. */
@@ -375,7 +382,7 @@ static void pack_panels_left(const tsr_gemm_f32_kernel_t *kern,
     for (int64_t g0 = 0; g0 < ncur; g0 += group) {
         const int64_t g1 = TSR_MIN(ncur, g0 + group);
         for (int64_t jr = g0; jr < g1; jr += nr) {
-            if (jr + 2 * nr <= g1) {
+            if (whole_pair(jr, nr, g1)) {
                 jr += nr; /* a whole pair: its first tile packs it */
                 continue;
             }
@@ -473,10 +480,11 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
             }
             /* The first A block's walk packs (its groups). */
             if (pack_in_tiles)
-                pack_panels_left(
-                        kern, args->B + jc + pc * b_sp, b_sp, kcur, ncur,
-                        narrow_group(TSR_MIN(mc, m_len), kcur, ncur, nr, 1),
-                        pack_b);
+                pack_panels_left(kern, args->B + jc + pc * b_sp, b_sp, kcur,
+                                 ncur,
+                                 narrow_group(TSR_MIN(mc, m_len), kcur, ncur,
+                                              nr, kern->ukr_wide != NULL),
+                                 pack_b);
             else if (kcur > 0 && n_direct < ncur && !prepacked)
                 kern->pack(args->B + (jc + n_direct) * b_sx + pc * b_sp, b_sx,
                            b_sp, ncur - n_direct, kcur, nr, pack_b);
@@ -549,11 +557,11 @@ static void gemm_rect(const tsr_gemm_f32_args_t *args,
                                 if (kern->ukr_wide && direct_a &&
                                     jr >= n_direct && jr + nr < g1 &&
                                     kcur > 0) {
-                                    run_wide_tile(&blk, ir, jr, &fetch,
-                                                  pack_in_tiles &&
-                                                          ic == r.m_begin &&
-                                                          ir == 0 &&
-                                                          jr + 2 * nr <= g1);
+                                    run_wide_tile(
+                                            &blk, ir, jr, &fetch,
+                                            pack_in_tiles && ic == r.m_begin &&
+                                                    ir == 0 &&
+                                                    whole_pair(jr, nr, g1));
                                     jr += nr;
                                     continue;
                                 }
