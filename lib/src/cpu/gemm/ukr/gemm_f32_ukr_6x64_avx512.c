@@ -59,9 +59,11 @@ wide_tile(const int tile_rows, const int packing, int64_t k, float alpha,
             TSR_6X64_STEP(b, b_hi);
         /* A cache line of each row ahead per 16 K steps, spread along
          * the tile: the same fetches issued as a burst before the tile
-         * ran 25% slower (ResNet-50 res2b_branch2a, mb32, 2 threads). */
-        if ((p & 15) == 0)
+         * ran 25% slower (ResNet-50 res2b_branch2a, mb32, 2 threads).
+         * Braced: the list is six statements. */
+        if ((p & 15) == 0) {
             TSR_ROWS6(TSR_FETCH_AHEAD)
+        }
     }
     TSR_6X64_STORE();
 }
