@@ -611,6 +611,28 @@ static int64_t first_tap_from(const int32_t *ids, int64_t n, int64_t id) {
     return i;
 }
 
+/* Row m0 of C, columns jr0 .. jr1 - 1 (whole prepacked panels), in the
+ * row kernel: A's row `a` (one tap of all K values; ntaps listed: 0 when
+ * the point reads only padding) times the panels, through beta, bias and
+ * the epilogue as taps_rect's tiles. */
+static void lone_row(const tsr_gemm_f32_args_t *args,
+                     const tsr_gemm_f32_kernel_t *kern, int64_t jr0,
+                     int64_t jr1, int64_t m0, const void *a, int64_t ntaps) {
+    const int nr = kern->nr;
+    const tsr_gemm_taps_t *tp = args->a_taps;
+    float *c = args->C + jr0 +
+               (args->c_row_off ? args->c_row_off[m0] : m0 * args->ldc);
+    const float zero_row[1] = {0.f};
+    kern->row(
+            ntaps > 0 ? tp->k_tap : 0, args->alpha,
+            ntaps > 0 ? (const float *)a : zero_row, 1, args->B + jr0 * args->K,
+            nr, nr, args->K * nr, args->beta, c, jr1 - jr0,
+            args->bias_kind == tsr_gemm_bias_per_row ? args->bias + m0 : NULL,
+            args->bias_kind == tsr_gemm_bias_per_col ? args->bias + jr0 : NULL);
+    if (args->epilogue)
+        args->epilogue(args->epilogue_ctx, c, args->ldc, m0, jr0, 1, jr1 - jr0);
+}
+
 /* The loops over one rectangle with A by taps: B prepacked, the taps'
  * rows read in place, the taps of each row tile listed once per mc block,
  * each B panel walked down the block's tiles (it stays in L2; the tiles'
@@ -640,6 +662,20 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
     const int64_t npasses = listing ? tsr_div_up(tp->ntaps, per_pass) : 1;
     enum { MAX_MR = 16 };
     float *c_rows[MAX_MR];
+    /* Two panels at once where they hold all the rectangle's columns
+     * (e.g. 64 output channels): each tap row is read once for both
+     * (ResNet-50 res2a_branch2b, mb32, 2 threads: +6%; wider layers not
+     * measured faster). */
+    const int pairs = kern->ukr_taps_wide && r.n_end - r.n_begin <= 2 * nr;
+    /* Else a block's lone last row (a 7x7 image's 49th point) goes to the
+     * row kernel a pair of full panels at a time, where one tap and one
+     * pass hold all of K (its one K loop is then the tiles' arithmetic):
+     * alone in a tile its two accumulators wait on their FMAs' latency.
+     * ResNet-50 res5 1x1 layers, nhwc mb1: 1-3% faster. */
+    const int64_t full_end = r.n_begin + (r.n_end - r.n_begin) / nr * nr;
+    const int lone_row_kernel = kern->row && listing && !pairs &&
+                                tp->ntaps == 1 && npasses == 1 &&
+                                full_end > r.n_begin;
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
@@ -652,17 +688,12 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
             for (int64_t jr = r.n_begin; jr < r.n_end;) {
                 /* jr is a multiple of nr: its panel. */
                 const float *pb = args->B + jr * args->K;
-                /* Two panels at once where they hold all the
-                 * rectangle's columns (e.g. 64 output channels): each tap
-                 * row is read once for both (ResNet-50 res2a_branch2b,
-                 * mb32, 2 threads: +6%; wider layers not measured
-                 * faster). */
-                const int wide = kern->ukr_taps_wide &&
-                                 r.n_end - r.n_begin <= 2 * nr &&
-                                 r.n_end - jr > nr;
+                const int wide = pairs && r.n_end - jr > nr;
                 const int64_t n = TSR_MIN(wide ? 2 * nr : nr, r.n_end - jr);
                 for (int64_t ir = 0; ir < mcur; ir += mr) {
                     const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
+                    if (m == 1 && lone_row_kernel && jr < full_end)
+                        continue; /* after the panels, lone_row */
                     for (int64_t i = 0; i < m; i++)
                         c_rows[i] = args->C + jr +
                                     (args->c_row_off ? args->c_row_off[m0 + i]
@@ -723,6 +754,18 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                     }
                 }
                 jr += wide ? 2 * nr : nr;
+                /* The lone row over each pair of full panels (the row
+                 * kernel's 64 columns) once both have run, while they
+                 * are still in the caches. */
+                if (lone_row_kernel && mcur % mr == 1 && jr <= full_end &&
+                    (jr == full_end || (jr - r.n_begin) % (2 * nr) == 0)) {
+                    const int64_t pair0 = r.n_begin + (jr - 1 - r.n_begin) /
+                                                              (2 * nr) *
+                                                              (2 * nr);
+                    const int64_t t = (mcur - 1) / mr;
+                    lone_row(args, kern, pair0, jr, ic + mcur - 1,
+                             rows[t * tp->ntaps * mr], listed[t]);
+                }
             }
         }
     }
