@@ -693,7 +693,7 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                 for (int64_t ir = 0; ir < mcur; ir += mr) {
                     const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
                     if (m == 1 && lone_row_kernel && jr < full_end)
-                        continue; /* after the panels, lone_row */
+                        continue; /* lone_row, with the pair, below */
                     for (int64_t i = 0; i < m; i++)
                         c_rows[i] = args->C + jr +
                                     (args->c_row_off ? args->c_row_off[m0 + i]
@@ -754,14 +754,15 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                     }
                 }
                 jr += wide ? 2 * nr : nr;
-                /* The lone row over each pair of full panels (the row
-                 * kernel's 64 columns) once both have run, while they
-                 * are still in the caches. */
+                /* The lone row over each pair of full panels (on
+                 * AVX-512 64 columns, the row kernel's 8 accumulators)
+                 * once both have run, while they are still in the
+                 * caches. */
+                const int64_t ran = jr - r.n_begin; /* columns done */
                 if (lone_row_kernel && mcur % mr == 1 && jr <= full_end &&
-                    (jr == full_end || (jr - r.n_begin) % (2 * nr) == 0)) {
-                    const int64_t pair0 = r.n_begin + (jr - 1 - r.n_begin) /
-                                                              (2 * nr) *
-                                                              (2 * nr);
+                    (ran % (2 * nr) == 0 || jr == full_end)) {
+                    /* An odd last full panel is a pair of one. */
+                    const int64_t pair0 = jr - (ran % (2 * nr) ? nr : 2 * nr);
                     const int64_t t = (mcur - 1) / mr;
                     lone_row(args, kern, pair0, jr, ic + mcur - 1,
                              rows[t * tp->ntaps * mr], listed[t]);
