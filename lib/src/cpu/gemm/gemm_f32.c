@@ -679,6 +679,8 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+        /* This block ends in a lone row that lone_row takes. */
+        const int lone = lone_row_kernel && mcur % mr == 1;
         for (int64_t ir = 0; ir < mcur && listing; ir += mr)
             listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
                                        mr, tap_ids + ir / mr * tp->ntaps,
@@ -692,7 +694,7 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                 const int64_t n = TSR_MIN(wide ? 2 * nr : nr, r.n_end - jr);
                 for (int64_t ir = 0; ir < mcur; ir += mr) {
                     const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
-                    if (m == 1 && lone_row_kernel && jr < full_end)
+                    if (lone && ir + 1 == mcur && jr < full_end)
                         continue; /* lone_row, with the pair, below */
                     for (int64_t i = 0; i < m; i++)
                         c_rows[i] = args->C + jr +
@@ -759,7 +761,7 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                  * once both have run, while they are still in the
                  * caches. */
                 const int64_t ran = jr - r.n_begin; /* columns done */
-                if (lone_row_kernel && mcur % mr == 1 && jr <= full_end &&
+                if (lone && jr <= full_end &&
                     (ran % (2 * nr) == 0 || jr == full_end)) {
                     /* An odd last full panel is a pair of one. */
                     const int64_t pair0 = jr - (ran % (2 * nr) ? nr : 2 * nr);

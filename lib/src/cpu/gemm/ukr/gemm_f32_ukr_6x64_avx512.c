@@ -18,13 +18,6 @@
     if (ahead_lines > (i))                                                     \
         _mm_prefetch((const char *)(ahead + (i)*ahead_ld + p), _MM_HINT_T0);
 
-/* Starts fetching the n columns (at most 64) of a row of C. */
-static inline __attribute__((always_inline)) void fetch_c_row(const float *row,
-                                                              int64_t n) {
-    for (int64_t j = 0; j < n; j += 16)
-        _mm_prefetch((const char *)(row + j), _MM_HINT_T0);
-}
-
 /* One K step that packs as it goes: the 64 values of B as stored at src
  * into the two panels at dst and dst_hi, and times the rows' at p. */
 #define TSR_6X64_STEP_PACKING(src, dst, dst_hi)                                \

@@ -38,9 +38,15 @@
         a2 = _mm512_fmadd_ps(av, b2, a2);                                      \
         a3 = _mm512_fmadd_ps(av, b3, a3);                                      \
     }
+/* Starts fetching the n columns (at most 64) of a row of C. */
+static inline __attribute__((always_inline)) void fetch_c_row(const float *row,
+                                                              int64_t n) {
+    for (int64_t j = 0; j < n; j += 16)
+        _mm_prefetch((const char *)(row + j), _MM_HINT_T0);
+}
 #define TSR_PREFETCH_C6(i, a0, a1, a2, a3)                                     \
-    for (int64_t j = 0; tile_rows > (i) && j < n; j += 16)                     \
-        _mm_prefetch((const char *)(TSR_C6(i) + j), _MM_HINT_T0);
+    if (tile_rows > (i))                                                       \
+        fetch_c_row(TSR_C6(i), n);
 #define TSR_STORE6(i, a0, a1, a2, a3)                                          \
     if (tile_rows > (i)) {                                                     \
         update_row(&t0, TSR_C6(i), i, a0, a1);                                 \
