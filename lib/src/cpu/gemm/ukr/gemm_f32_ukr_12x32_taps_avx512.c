@@ -41,13 +41,25 @@
         _mm_prefetch((const char *)(c_rows[i] + NR - 1), _MM_HINT_T0);         \
     }
 
+/* What the store after the K loop reads, in memory: as arguments they
+ * stay live across the loop, and with the rows' 12 pointers taking the
+ * general registers GCC parks them in vector ones and spills a B vector
+ * inside the loop (12 rows: a fifth slower). */
+typedef struct {
+    float alpha, beta;
+    float *const *c_rows;
+    int64_t m, n;
+    const float *bias_row, *bias_col;
+} taps_store_t;
+
 /* The kernel with a literal row count `rows` (>= m): rows past it cost no
  * FMAs; with `half` (literal; n <= 16) neither do the columns past 16. */
 static inline __attribute__((always_inline)) void
 taps12(const int rows, const int half, int64_t ntaps, const int32_t *taps,
-       const void *const *rows_, int64_t k_tap, const float *b_, float alpha,
-       float beta, float *const *c_rows, int64_t m, int64_t n,
-       const float *bias_row, const float *bias_col) {
+       const void *const *rows_, int64_t k_tap, const float *b_,
+       const taps_store_t *s) {
+    float *const *c_rows = s->c_rows;
+    const int64_t m = s->m;
     TSR_ROWS12(TSR_ZERO)
     TSR_ROWS12(TSR_PREFETCH)
     for (int64_t tap = 0; tap < ntaps; ++tap) {
@@ -60,9 +72,41 @@ taps12(const int rows, const int half, int64_t ntaps, const int32_t *taps,
             TSR_ROWS12(TSR_FMA)
         }
     }
-    const tile_store_t t = tile_store_init(alpha, beta, n, bias_row, bias_col);
+    const tile_store_t t =
+            tile_store_init(s->alpha, s->beta, s->n, s->bias_row, s->bias_col);
     TSR_ROWS12(TSR_STORE)
 }
+
+/* One function per row count, each its own register allocation (in one
+ * function GCC spilled a B vector in the 11- and 12-row loops). Every
+ * count has its instance: the frame cuts row tiles of any height, e.g.
+ * a 7x7 image's output rows of 7 points. */
+#define TSR_TAPS_ROWS(ROWS)                                                    \
+    static __attribute__((noinline)) void taps_rows##ROWS(                     \
+            int64_t ntaps, const int32_t *taps, const void *const *rows,       \
+            int64_t k_tap, const float *b, const taps_store_t *s) {            \
+        if (s->n > NR / 2)                                                     \
+            taps12(ROWS, 0, ntaps, taps, rows, k_tap, b, s);                   \
+        else                                                                   \
+            taps12(ROWS, 1, ntaps, taps, rows, k_tap, b, s);                   \
+    }
+TSR_TAPS_ROWS(1)
+TSR_TAPS_ROWS(2)
+TSR_TAPS_ROWS(3)
+TSR_TAPS_ROWS(4)
+TSR_TAPS_ROWS(5)
+TSR_TAPS_ROWS(6)
+TSR_TAPS_ROWS(7)
+TSR_TAPS_ROWS(8)
+TSR_TAPS_ROWS(9)
+TSR_TAPS_ROWS(10)
+TSR_TAPS_ROWS(11)
+TSR_TAPS_ROWS(12)
+#undef TSR_TAPS_ROWS
+
+typedef void (*taps_rows_fn)(int64_t ntaps, const int32_t *taps,
+                             const void *const *rows, int64_t k_tap,
+                             const float *b, const taps_store_t *s);
 
 void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
                                         const void *const *rows, int64_t k_tap,
@@ -70,25 +114,10 @@ void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
                                         float *const *c_rows, int64_t m,
                                         int64_t n, const float *bias_row,
                                         const float *bias_col) {
-#define TSR_TAPS(ROWS)                                                         \
-    do {                                                                       \
-        if (n > NR / 2)                                                        \
-            taps12(ROWS, 0, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows,  \
-                   m, n, bias_row, bias_col);                                  \
-        else                                                                   \
-            taps12(ROWS, 1, ntaps, taps, rows, k_tap, b, alpha, beta, c_rows,  \
-                   m, n, bias_row, bias_col);                                  \
-    } while (0)
-    /* A lone row (a 7x7 image's 49th point) on its own: computed as 4
-     * rows it costs 4 steps per K step instead of 1.5. The last columns
-     * of a layer (n <= 16) take half the FMAs. */
-    if (m == 1)
-        TSR_TAPS(1);
-    else if (m <= 4)
-        TSR_TAPS(4);
-    else if (m <= 8)
-        TSR_TAPS(8);
-    else
-        TSR_TAPS(MR);
-#undef TSR_TAPS
+    static const taps_rows_fn by_rows[MR] = {
+            taps_rows1, taps_rows2,  taps_rows3,  taps_rows4,
+            taps_rows5, taps_rows6,  taps_rows7,  taps_rows8,
+            taps_rows9, taps_rows10, taps_rows11, taps_rows12};
+    const taps_store_t s = {alpha, beta, c_rows, m, n, bias_row, bias_col};
+    by_rows[(m < 1 ? 1 : m > MR ? MR : m) - 1](ntaps, taps, rows, k_tap, b, &s);
 }
