@@ -672,8 +672,9 @@ static void test_invalid_arguments(void) {
         case 10:
             a.bias_kind = (tsr_gemm_bias_kind_t)7;
             break;
-        case 11: /* scratch for one thread, team of two: even thread 0 */
-            a.team_nthr = 2;
+        case 11: /* scratch for one thread, team of eight: even thread 0
+                  * (one thread's size is the largest of any kernel's) */
+            a.team_nthr = 8;
             a.team_ithr = 0;
             a.scratch = scratch;
             a.scratch_size = one_thread;
@@ -713,25 +714,30 @@ static void count_mapped_rows(const void *ctx_, float *c, int64_t ldc,
 /* The taps form against the reference, exact on integers: tails in M and
  * N, bias per row and column, beta, C in place and through a row map
  * (rows reversed, with the epilogue), 1 and 2 threads; where the kernel
- * takes no taps, the call is refused. */
-static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
-                     float beta, tsr_gemm_bias_kind_t bias, int row_map) {
+ * takes no taps, the call is refused. With row_run, the padding comes in
+ * runs of that many rows and the frame is told each row's taps
+ * (row_tap_mask), so that it may cut tiles to them. */
+static void run_taps_cut(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
+                         float beta, tsr_gemm_bias_kind_t bias, int row_map,
+                         int64_t row_run) {
     const problem_t p = {0, 0, M, N, ntaps * k_tap, 1.f, beta, 0, 0, 3, bias};
     buffers_t b = make_buffers(&p, 1);
-    for (int64_t m = 0; m < M; ++m)
-        for (int64_t t = 0; t < ntaps; ++t)
-            if (tap_in_padding(m, t))
-                memset(b.A + m * b.lda + t * k_tap, 0,
-                       sizeof(float) * (size_t)k_tap);
-    float *c_in = copy_c(&b);
     float *zeros = calloc((size_t)k_tap, sizeof(float));
     const taps_ctx_t ctx = {(const char *)b.A,
                             b.lda * (int64_t)sizeof(float),
                             k_tap * (int64_t)sizeof(float),
                             ntaps,
                             zeros,
-                            0};
-    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
+                            0,
+                            row_run};
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t t = 0; t < ntaps; ++t)
+            if (tap_in_padding(&ctx, m, t))
+                memset(b.A + m * b.lda + t * k_tap, 0,
+                       sizeof(float) * (size_t)k_tap);
+    float *c_in = copy_c(&b);
+    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx,
+                                  row_run > 0 ? row_tap_mask : NULL};
     float *packed = prepack_b(&b);
     tsr_gemm_f32_args_t args = make_args(&b);
     args.A = NULL; /* unused */
@@ -790,6 +796,11 @@ static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
     free_buffers(&b);
 }
 
+static void run_taps(int64_t M, int64_t N, int64_t ntaps, int64_t k_tap,
+                     float beta, tsr_gemm_bias_kind_t bias, int row_map) {
+    run_taps_cut(M, N, ntaps, k_tap, beta, bias, row_map, 0);
+}
+
 static void test_taps(void) {
     const tsr_gemm_bias_kind_t col = tsr_gemm_bias_per_col,
                                row = tsr_gemm_bias_per_row,
@@ -813,6 +824,17 @@ static void test_taps(void) {
     run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 0.f, row, 0);
     run_taps(23, 50, 9, 16, 0.f, col, 1);
     run_taps(130, 64, 9, 8, 2.f, none, 1);
+    /* Tiles cut to runs of rows with the same padding (AVX-512: more
+     * than two panels): a 7x7 image's rows of 7 points; runs of 5 over
+     * two blocks; runs of 3 (tiles of at least 4 rows mix runs) through
+     * a row map; a block of 3 rows; every tap of 64; a lone tap in
+     * 1 row of 5. */
+    run_taps_cut(49, 96, 9, 8, 0.f, col, 0, 7);
+    run_taps_cut(150, 70, 9, 16, 1.f, row, 0, 5);
+    run_taps_cut(130, 100, 4, 8, 0.f, none, 1, 3);
+    run_taps_cut(3, 80, 9, 4, 0.f, col, 0, 7);
+    run_taps_cut(40, 72, TSR_GEMM_MAX_TAPS, 2, -1.f, row, 0, 6);
+    run_taps_cut(26, 65, 2, 24, 0.f, none, 1, 1);
 
     /* Refused: B not prepacked, K not ntaps * k_tap, more taps than
      * listed per call, a row map without taps. */
@@ -825,8 +847,9 @@ static void test_taps(void) {
                             4 * (int64_t)sizeof(float),
                             2,
                             b.A,
+                            0,
                             0};
-    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
+    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx, NULL};
     tsr_gemm_f32_args_t good = make_args(&b), a;
     good.a_taps = &taps;
     good.B = packed;

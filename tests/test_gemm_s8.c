@@ -781,16 +781,17 @@ static void run_taps_dt(tsr_data_type_t a_dt, int64_t M, int64_t N,
     const problem_t p = {0, 0, a_dt, M,           N,          ntaps * k_tap,
                          0, 0, 0,    with_offset, fill_narrow};
     buffers_t b = make_buffers(&p);
-    for (int64_t m = 0; m < M; ++m)
-        for (int64_t t = 0; t < ntaps; ++t)
-            if (tap_in_padding(m, t))
-                memset(b.A + m * b.lda + t * k_tap, 0, (size_t)k_tap);
-    compute_ref(&b);
     uint8_t *zeros = calloc((size_t)k_tap, 1);
     /* s8 rows are shifted over all of K: every tap listed. */
     const int s8 = a_dt == tsr_s8;
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda, k_tap, ntaps, zeros, s8};
-    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx};
+    const taps_ctx_t ctx = {
+            (const char *)b.A, b.lda, k_tap, ntaps, zeros, s8, 0};
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t t = 0; t < ntaps; ++t)
+            if (tap_in_padding(&ctx, m, t))
+                memset(b.A + m * b.lda + t * k_tap, 0, (size_t)k_tap);
+    compute_ref(&b);
+    const tsr_gemm_taps_t taps = {ntaps, k_tap, list_taps, &ctx, NULL};
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
     int32_t *sums = malloc(sizeof(int32_t) * (size_t)(N + 1));
@@ -846,8 +847,8 @@ static void test_taps(void) {
     int32_t *C = new_c(&b);
     int64_t bytes = 0;
     int8_t *packed = prepack_b(&b, &bytes);
-    const taps_ctx_t ctx = {(const char *)b.A, b.lda, 4, 2, b.A, 0};
-    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx};
+    const taps_ctx_t ctx = {(const char *)b.A, b.lda, 4, 2, b.A, 0, 0};
+    tsr_gemm_taps_t taps = {2, 4, list_taps, &ctx, NULL};
     tsr_gemm_s8_args_t good = make_args(&b, C), a;
     good.a_taps = &taps;
     good.B = packed;
@@ -1008,7 +1009,7 @@ static void test_tap_offs(void) {
     int32_t *C = new_c(&b);
     tsr_gemm_s8_args_t good = make_args(&b, C);
     good.a_tap_offs = &to;
-    const tsr_gemm_taps_t taps = {2, 4, list_taps, NULL};
+    const tsr_gemm_taps_t taps = {2, 4, list_taps, NULL, NULL};
     tsr_gemm_s8_args_t a = good;
     a.a_taps = &taps;
     CHECK(tsr_gemm_s8(&a) == tsr_invalid_arguments);

@@ -95,6 +95,10 @@ typedef struct {
      * order). Over several images, items are whole such runs. */
     int32_t *point_order;
     tsr_dim_t order_rows;
+    /* f32 by taps: the GEMM cuts its row tiles to the taps their points
+     * read (tsr_gemm_taps_t.row_taps), where that pays
+     * (tsr_gemm_f32_taps_cut_pays over one run of order_rows rows). */
+    int taps_cut;
     /* By tap offsets over a zero-padded window of the source rows
      * (gemm_conv_s8_window.c): int8 stride-1 layers on a kernel that takes
      * them; never batch_rows. */
@@ -359,6 +363,15 @@ typedef struct {
  * inside the source), each with the points' rows. */
 int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                            int32_t *taps, const void **rows);
+
+/* The taps point p reads inside the source, as bits (bit t for tap t in
+ * the kernel walk kd, kh, kw; KS <= 64). */
+uint64_t gemm_conv_point_tap_mask(const gemm_conv_conf_t *cf,
+                                  const gemm_conv_point_t *p);
+
+/* tsr_gemm_row_taps_fn over a gemm_conv_tap_rows_t: the taps row m's
+ * point reads (all of them where the padding is not zero). */
+uint64_t gemm_conv_row_tap_mask(const void *ctx, int64_t m);
 
 /* The dst offset (in elements) of each of the len GEMM rows from sp0 of
  * image n, group g, in the point order `order`, into row_off. */

@@ -26,23 +26,6 @@
 
 #include "cpu/conv/gemm_conv_f32.h"
 
-/* The taps point sp reads inside the source, as bits (tap index as in
- * the kernel walk kd, kh, kw; KS <= 64). */
-static uint64_t point_taps(const gemm_conv_conf_t *cf, tsr_dim_t sp) {
-    const gemm_conv_point_t p = gemm_conv_point_of(cf, sp);
-    tsr_dim_t id0, ih0, iw0;
-    gemm_conv_src_origin(cf, &p, &id0, &ih0, &iw0);
-    uint64_t mask = 0;
-    int tap = 0;
-    for (tsr_dim_t kd = 0; kd < cf->sh.KD; kd++)
-        for (tsr_dim_t kh = 0; kh < cf->sh.KH; kh++)
-            for (tsr_dim_t kw = 0; kw < cf->sh.KW; kw++, tap++)
-                if (gemm_conv_src_inside(cf, id0 + kd * cf->DD,
-                                         ih0 + kh * cf->DH, iw0 + kw * cf->DW))
-                    mask |= (uint64_t)1 << tap;
-    return mask;
-}
-
 static int tap_count(uint64_t mask) {
     return __builtin_popcountll(mask);
 }
@@ -190,8 +173,10 @@ int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr,
     int32_t *kept = NULL;
     if (!taps || !cls || !orders || !classes)
         goto done;
-    for (tsr_dim_t sp = 0; sp < SP; sp++)
-        taps[sp] = point_taps(cf, sp);
+    for (tsr_dim_t sp = 0; sp < SP; sp++) {
+        const gemm_conv_point_t p = gemm_conv_point_of(cf, sp);
+        taps[sp] = gemm_conv_point_tap_mask(cf, &p);
+    }
     const int n = find_classes(taps, SP, cls, classes, MAX_CLASSES);
     if (n < 2)
         goto done;

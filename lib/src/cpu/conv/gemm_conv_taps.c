@@ -169,6 +169,32 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     return listed;
 }
 
+uint64_t gemm_conv_point_tap_mask(const gemm_conv_conf_t *cf,
+                                  const gemm_conv_point_t *p) {
+    const conv_sizes_t *sh = &cf->sh;
+    tsr_dim_t id0, ih0, iw0, dlo, dhi, hlo, hhi, wlo, whi;
+    gemm_conv_src_origin(cf, p, &id0, &ih0, &iw0);
+    conv_inside_taps(id0, cf->DD, sh->KD, sh->ID, &dlo, &dhi);
+    conv_inside_taps(ih0, cf->DH, sh->KH, sh->IH, &hlo, &hhi);
+    conv_inside_taps(iw0, cf->DW, sh->KW, sh->IW, &wlo, &whi);
+    uint64_t mask = 0;
+    for (tsr_dim_t kd = dlo; kd < dhi; kd++)
+        for (tsr_dim_t kh = hlo; kh < hhi; kh++)
+            for (tsr_dim_t kw = wlo; kw < whi; kw++)
+                mask |= (uint64_t)1 << ((kd * sh->KH + kh) * sh->KW + kw);
+    return mask;
+}
+
+uint64_t gemm_conv_row_tap_mask(const void *ctx, int64_t m) {
+    const gemm_conv_tap_rows_t *t = ctx;
+    const gemm_conv_conf_t *cf = t->cf;
+    if (!t->pad_is_zero)
+        return cf->KS >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cf->KS) - 1;
+    const gemm_conv_point_t p = gemm_conv_point_of(
+            cf, gemm_conv_ordered_point(cf, t->order, t->sp0 + m));
+    return gemm_conv_point_tap_mask(cf, &p);
+}
+
 void gemm_conv_ordered_dst_rows(const gemm_conv_conf_t *cf,
                                 const int32_t *order, tsr_dim_t n, tsr_dim_t g,
                                 tsr_dim_t sp0, tsr_dim_t len,

@@ -622,8 +622,8 @@ static tsr_status_t run_item_part(const exec_t *e, int ithr, tsr_dim_t item,
             sp0,
             order,
             (team || team_nthr > 1) && cf->nthr > 1 ? NULL : &cursor};
-    const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows,
-                                  &rows};
+    const tsr_gemm_taps_t taps = {cf->KS, cf->sh.ICg, gemm_conv_tap_rows, &rows,
+                                  NULL};
     gemm_conv_window_t wnd = {NULL, NULL, 0, 0, 0};
     tsr_gemm_s8_tap_offs_t window_taps = sc->window_taps;
     window_taps.off = sc->window_tap_off;

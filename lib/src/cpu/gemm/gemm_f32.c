@@ -39,6 +39,13 @@
 #include "cpu/gemm/gemm_f32_impl.h"
 #include "cpu/gemm/gemm_partition.h"
 
+/* The 12x32 taps kernel's time per tap for tiles of 1 .. 12 rows, one
+ * core, L2-resident B panels of 9 x 512 values (a 7x7 3x3 layer): from 4
+ * rows its 8 accumulators and more hide the FMA latency, and from 8 the
+ * loads of B per row stop showing. */
+static const uint16_t taps_tile_cost_12x32[] = {
+        0, 390, 400, 462, 436, 540, 612, 707, 800, 900, 1000, 1100, 1200};
+
 /* Blocking for 32 KiB L1d and 512 KiB L2 per core (measured best on
  * Zen 3): the kc x nr micro-panel of B reused across a whole A block stays
  * in L1, the mc x kc block of A (144 KiB) in L2, the kc x nc block of B in
@@ -53,14 +60,15 @@ static const tsr_gemm_f32_kernel_t kernels[] = {
         {"avx512_core:6x32", tsr_cpu_isa_avx512_core, 6, 32, 96, 384, 4096,
          tsr_gemm_f32_ukr_6x32_avx512, tsr_gemm_f32_pack_avx512,
          tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_12x32_taps_avx512, 12,
-         tsr_gemm_f32_ukr_6x64_avx512, 16, tsr_gemm_f32_ukr_6x64_taps_avx512},
+         taps_tile_cost_12x32, tsr_gemm_f32_ukr_6x64_avx512, 16,
+         tsr_gemm_f32_ukr_6x64_taps_avx512},
         {"avx2:6x16", tsr_cpu_isa_avx2, 6, 16, 96, 384, 4080,
          tsr_gemm_f32_ukr_6x16_avx2, tsr_gemm_f32_pack_avx2,
-         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2, 6, NULL, 8,
-         NULL},
+         tsr_gemm_f32_row_avx2, tsr_gemm_f32_ukr_6x16_taps_avx2, 6, NULL, NULL,
+         8, NULL},
         {"generic:4x8", tsr_cpu_isa_generic, TSR_GEMM_F32_REF_MR,
          TSR_GEMM_F32_REF_NR, 128, 256, 4096, tsr_gemm_f32_ukr_ref,
-         tsr_gemm_f32_pack, NULL, NULL, 0, NULL, 8, NULL},
+         tsr_gemm_f32_pack, NULL, NULL, 0, NULL, NULL, 8, NULL},
 };
 
 const tsr_gemm_f32_kernel_t *tsr_gemm_f32_select_kernel(void) {
@@ -101,6 +109,19 @@ const char *tsr_gemm_f32_kernel_name(void) {
     return tsr_gemm_f32_select_kernel()->name;
 }
 
+/* The rows a taps tile cut to fewer than taps_mr holds at least (but a
+ * block of fewer rows): shorter ones cost more per row than their taps
+ * save (taps_tile_cost). It bounds the tiles of a block. */
+#define TAPS_TILE_MIN_ROWS 4
+/* The rows of a taps_rect block at most (every kernel's mc is below). */
+#define TAPS_BLOCK_MAX_ROWS 128
+
+/* The row tiles of a block of `rows` rows at most: of taps_mr rows, or
+ * cut to at least TAPS_TILE_MIN_ROWS. */
+static int64_t taps_tiles_max(int taps_mr, int64_t rows) {
+    return TSR_MAX(tsr_div_up(rows, taps_mr), rows / TAPS_TILE_MIN_ROWS);
+}
+
 /* Floats of one packing buffer, padded so the next starts 64-byte aligned. */
 static int64_t padded_floats(int64_t n) {
     return tsr_rnd_up(n, 16);
@@ -117,10 +138,12 @@ static size_t thread_scratch_bytes(const tsr_gemm_f32_kernel_t *kern, int64_t M,
     const size_t packed =
             (size_t)(padded_floats(a) + padded_floats(b)) * sizeof(float);
     /* Or the taps table of A by taps (at least one value per tap). */
-    const size_t taps =
-            kern->ukr_taps
-                    ? (size_t)tsr_gemm_taps_table(kern->taps_mr, mc, K).bytes
-                    : 0;
+    const size_t taps = kern->ukr_taps
+                                ? (size_t)tsr_gemm_taps_table(
+                                          kern->taps_mr,
+                                          taps_tiles_max(kern->taps_mr, mc), K)
+                                          .bytes
+                                : 0;
     return TSR_MAX(packed, taps);
 }
 
@@ -633,6 +656,113 @@ static void lone_row(const tsr_gemm_f32_args_t *args,
         args->epilogue(args->epilogue_ctx, c, args->ldc, m0, jr0, 1, jr1 - jr0);
 }
 
+/* The heights of the row tiles of a block of `rows` rows (their count
+ * returned) where row i reads the taps taps[i] (bits): the cut of least
+ * time by the kernel's taps_tile_cost (per tile, per tap any of its rows
+ * reads), found by dynamic programming over the block's row prefixes;
+ * its time in *cost. Tiles shorter than TAPS_TILE_MIN_ROWS only as a
+ * whole short block; ties keep the taller last tile. */
+static int64_t cut_tiles(const tsr_gemm_f32_kernel_t *kern,
+                         const uint64_t *taps, int64_t rows, uint8_t *heights,
+                         int64_t *cost) {
+    int64_t best[TAPS_BLOCK_MAX_ROWS + 1];
+    uint8_t last[TAPS_BLOCK_MAX_ROWS + 1];
+    best[0] = 0;
+    for (int64_t end = 1; end <= rows; end++) {
+        best[end] = INT64_MAX;
+        last[end] = 0;
+        uint64_t any = 0;
+        for (int h = 1; h <= TSR_MIN(kern->taps_mr, end); h++) {
+            any |= taps[end - h];
+            const int allowed =
+                    h >= TAPS_TILE_MIN_ROWS || (h == end && end == rows);
+            if (!allowed || best[end - h] == INT64_MAX)
+                continue;
+            const int64_t c = best[end - h] + (int64_t)kern->taps_tile_cost[h] *
+                                                      __builtin_popcountll(any);
+            if (c <= best[end]) {
+                best[end] = c;
+                last[end] = (uint8_t)h;
+            }
+        }
+    }
+    int64_t ntiles = 0;
+    for (int64_t end = rows; end > 0; end -= last[end])
+        heights[ntiles++] = last[end];
+    for (int64_t i = 0; i < ntiles / 2; i++) {
+        const uint8_t h = heights[i];
+        heights[i] = heights[ntiles - 1 - i];
+        heights[ntiles - 1 - i] = h;
+    }
+    *cost = best[rows];
+    return ntiles;
+}
+
+/* Tiles of taps_mr rows over a block of `rows` rows, the last one short:
+ * their count. */
+static int64_t full_tiles(const tsr_gemm_f32_kernel_t *kern, int64_t rows,
+                          uint8_t *heights) {
+    int64_t ntiles = 0;
+    for (int64_t ir = 0; ir < rows; ir += kern->taps_mr)
+        heights[ntiles++] = (uint8_t)TSR_MIN(kern->taps_mr, rows - ir);
+    return ntiles;
+}
+
+/* The kernel's time for tiles of the given heights over rows reading
+ * taps[i], by taps_tile_cost. */
+static int64_t tiles_cost(const tsr_gemm_f32_kernel_t *kern,
+                          const uint64_t *taps, const uint8_t *heights,
+                          int64_t ntiles) {
+    int64_t cost = 0;
+    for (int64_t t = 0; t < ntiles; t++) {
+        uint64_t any = 0;
+        for (int h = 0; h < heights[t]; h++)
+            any |= *taps++;
+        cost += (int64_t)kern->taps_tile_cost[heights[t]] *
+                __builtin_popcountll(any);
+    }
+    return cost;
+}
+
+int tsr_gemm_f32_taps_cut_pays(const uint64_t *row_taps, int64_t rows) {
+    const tsr_gemm_f32_kernel_t *kern = tsr_gemm_f32_select_kernel();
+    if (!kern->ukr_taps || !kern->taps_tile_cost || !row_taps)
+        return 0;
+    /* In blocks of the frame's rows (taps_rect's mc at most). */
+    const int64_t block = TSR_MIN(
+            kern->mc, TAPS_BLOCK_MAX_ROWS / kern->taps_mr * kern->taps_mr);
+    uint8_t heights[TAPS_BLOCK_MAX_ROWS];
+    int64_t full = 0, cut = 0;
+    for (int64_t i = 0; i < rows; i += block) {
+        const int64_t n = TSR_MIN(block, rows - i);
+        int64_t c;
+        cut_tiles(kern, row_taps + i, n, heights, &c);
+        cut += c;
+        full += tiles_cost(kern, row_taps + i, heights,
+                           full_tiles(kern, n, heights));
+    }
+    return cut * 100 <= full * (100 - TSR_GEMM_F32_TAPS_CUT_GAIN);
+}
+
+/* The heights of the row tiles of the block of mcur rows from m0 (their
+ * count returned): full ones, or, where the caller gives the rows' taps
+ * (tsr_gemm_f32_taps_cut_pays), cut to them. A 7x7 3x3 layer's image in
+ * 12-row tiles computes the padding of its edge points and a lone 49th
+ * row; cut, in tiles of 6 to 9 of its points in the padding order, it
+ * leaves most of that padding out and runs 13-16% faster (ResNet-50
+ * res5a_branch2b, mb1, 2 threads). */
+static int64_t taps_tile_heights(const tsr_gemm_f32_kernel_t *kern,
+                                 const tsr_gemm_taps_t *tp, int cut, int64_t m0,
+                                 int64_t mcur, uint8_t *heights) {
+    if (!cut)
+        return full_tiles(kern, mcur, heights);
+    uint64_t taps[TAPS_BLOCK_MAX_ROWS];
+    for (int64_t i = 0; i < mcur; i++)
+        taps[i] = tp->row_taps(tp->ctx, m0 + i);
+    int64_t cost;
+    return cut_tiles(kern, taps, mcur, heights, &cost);
+}
+
 /* The loops over one rectangle with A by taps: B prepacked, the taps'
  * rows read in place, the taps of each row tile listed once per mc block,
  * each B panel walked down the block's tiles (it stays in L2; the tiles'
@@ -646,8 +776,11 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
     const tsr_gemm_taps_t *tp = args->a_taps;
     const int mr = kern->taps_mr, nr = kern->nr;
     const int64_t m_len = r.m_end - r.m_begin;
-    const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
-    const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(mr, mc, tp->ntaps);
+    const int64_t mc = tsr_gemm_balanced_block(
+            m_len, TSR_MIN(kern->mc, TAPS_BLOCK_MAX_ROWS / mr * mr), mr);
+    /* Sized as the scratch booked it (mc may round past m_len). */
+    const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(
+            mr, taps_tiles_max(mr, TSR_MIN(mc, m_len)), tp->ntaps);
     /* alpha == 0 (K == 0 here) has no scratch and lists no taps: it reads
      * no row of A. */
     const int listing = K > 0;
@@ -676,15 +809,22 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
     const int lone_row_kernel = kern->row && listing && !pairs &&
                                 tp->ntaps == 1 && npasses == 1 &&
                                 full_end > r.n_begin;
+    /* Tiles cut to the taps their rows read (the wide kernel takes whole
+     * tiles; one tap has nothing to leave out). */
+    const int cut = listing && !pairs && tp->ntaps > 1 && tp->row_taps &&
+                    kern->taps_tile_cost;
+    uint8_t heights[TAPS_BLOCK_MAX_ROWS];
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
+        const int64_t ntiles =
+                taps_tile_heights(kern, tp, cut, ic, mcur, heights);
         /* This block ends in a lone row that lone_row takes. */
-        const int lone = lone_row_kernel && mcur % mr == 1;
-        for (int64_t ir = 0; ir < mcur && listing; ir += mr)
-            listed[ir / mr] = tp->rows(tp->ctx, ic + ir, TSR_MIN(mr, mcur - ir),
-                                       mr, tap_ids + ir / mr * tp->ntaps,
-                                       rows + ir / mr * tp->ntaps * mr);
+        const int lone = lone_row_kernel && heights[ntiles - 1] == 1;
+        for (int64_t t = 0, ir = 0; t < ntiles && listing; ir += heights[t++])
+            listed[t] = tp->rows(tp->ctx, ic + ir, heights[t], mr,
+                                 tap_ids + t * tp->ntaps,
+                                 rows + t * tp->ntaps * mr);
         for (int64_t pass = 0; pass < npasses; pass++) {
             const int first = pass == 0, last = pass == npasses - 1;
             for (int64_t jr = r.n_begin; jr < r.n_end;) {
@@ -692,15 +832,14 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                 const float *pb = args->B + jr * args->K;
                 const int wide = pairs && r.n_end - jr > nr;
                 const int64_t n = TSR_MIN(wide ? 2 * nr : nr, r.n_end - jr);
-                for (int64_t ir = 0; ir < mcur; ir += mr) {
-                    const int64_t m = TSR_MIN(mr, mcur - ir), m0 = ic + ir;
+                for (int64_t t = 0, ir = 0; t < ntiles; ir += heights[t++]) {
+                    const int64_t m = heights[t], m0 = ic + ir;
                     if (lone && ir + 1 == mcur && jr < full_end)
                         continue; /* lone_row, with the pair, below */
                     for (int64_t i = 0; i < m; i++)
                         c_rows[i] = args->C + jr +
                                     (args->c_row_off ? args->c_row_off[m0 + i]
                                                      : (m0 + i) * args->ldc);
-                    const int64_t t = ir / mr;
                     /* This pass's taps among the tile's listed ones. */
                     int64_t lo = 0, hi = 0;
                     if (listing) {
@@ -765,7 +904,7 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
                     (ran % (2 * nr) == 0 || jr == full_end)) {
                     /* An odd last full panel is a pair of one. */
                     const int64_t pair0 = jr - (ran % (2 * nr) ? nr : 2 * nr);
-                    const int64_t t = (mcur - 1) / mr;
+                    const int64_t t = ntiles - 1;
                     lone_row(args, kern, pair0, jr, ic + mcur - 1,
                              rows[t * tp->ntaps * mr], listed[t]);
                 }

@@ -122,6 +122,15 @@ int tsr_gemm_f32_taps_supported(int64_t ntaps, int64_t k_tap);
  * the tiles of which all rows read a tap in the padding leave it out. */
 int tsr_gemm_f32_taps_row_tile(void);
 
+/* 1 when the kernel the CPU selects runs the `rows` GEMM rows, row i
+ * reading the taps row_taps[i] (bits), at least TSR_GEMM_F32_TAPS_CUT_GAIN
+ * percent faster in row tiles cut to the taps their rows read than in
+ * tiles of its full height; a caller then gives tsr_gemm_taps_t.row_taps.
+ * The rows of one image (or of the run of images a point order spans),
+ * in GEMM row order, stand for all. */
+#define TSR_GEMM_F32_TAPS_CUT_GAIN 4
+int tsr_gemm_f32_taps_cut_pays(const uint64_t *row_taps, int64_t rows);
+
 /* 1 when the kernel the CPU selects multiplies A by taps in taller tiles
  * than A in rows: rows read in place then go faster as one tap each. */
 int tsr_gemm_f32_taps_taller(void);

@@ -107,6 +107,10 @@ typedef struct {
     tsr_gemm_f32_row_fn row; /* NULL: single rows use the micro-kernel */
     tsr_gemm_f32_ukr_taps_fn ukr_taps; /* NULL: A never by taps */
     int taps_mr;                       /* ukr_taps' tile rows */
+    /* ukr_taps' time for a tile of h rows (index h, 1 .. taps_mr) per tap
+     * any of them reads, 100 per row at its full rate; NULL: tiles of
+     * taps_mr rows only */
+    const uint16_t *taps_tile_cost;
     /* NULL: narrow blocks take one panel per tile */
     tsr_gemm_f32_ukr_wide_fn ukr_wide;
     /* Columns of a B block (in nr panels) up to which the block is

@@ -307,8 +307,10 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
     l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
     if (kern->ukr_taps) /* the A block, or the taps table of a_taps */
-        l.a_bytes = TSR_MAX(l.a_bytes,
-                            tsr_gemm_taps_table(kern->mr, mc, K / 4).bytes);
+        l.a_bytes = TSR_MAX(
+                l.a_bytes,
+                tsr_gemm_taps_table(kern->mr, tsr_div_up(mc, kern->mr), K / 4)
+                        .bytes);
     l.init_bytes = tsr_rnd_up(nc * (int64_t)sizeof(int32_t), 64);
     l.work_bytes = tsr_rnd_up(mc * nc * (int64_t)sizeof(float), 64);
     l.c_bytes = c_in_scratch ? tsr_rnd_up(mc * (nc + TILE_LD_PAD) *
@@ -587,7 +589,8 @@ static void taps_rect(const tsr_gemm_s8_args_t *args,
     const int64_t m_len = r.m_end - r.m_begin, n_len = r.n_end - r.n_begin;
     const int64_t mc = tsr_gemm_balanced_block(m_len, kern->mc, mr);
     const int64_t nc = tsr_gemm_balanced_block(n_len, max_nc(kern, K), nr);
-    const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(mr, mc, tp->ntaps);
+    const tsr_gemm_taps_table_t tt =
+            tsr_gemm_taps_table(mr, tsr_div_up(mc, mr), tp->ntaps);
     char *table = ws + l.b_bytes;
     int64_t *listed = (int64_t *)table;
     int32_t *tap_ids = (int32_t *)(table + tt.ids_at);

@@ -18,10 +18,16 @@
 typedef int64_t (*tsr_gemm_tap_rows_fn)(const void *ctx, int64_t m0, int64_t m,
                                         int mr, int32_t *taps,
                                         const void **rows);
+/* The taps row m reads, as bits (bit t for tap t < 64): what rows()
+ * would list for m alone. */
+typedef uint64_t (*tsr_gemm_row_taps_fn)(const void *ctx, int64_t m);
 typedef struct {
     int64_t ntaps, k_tap;
     tsr_gemm_tap_rows_fn rows;
     const void *ctx;
+    /* NULL: row tiles of the kernel's height; else the f32 frame may cut
+     * shorter ones where they read fewer taps (tile_heights). */
+    tsr_gemm_row_taps_fn row_taps;
 } tsr_gemm_taps_t;
 
 /* A by tap offsets, the direct form of a convolution over a zero-padded
@@ -33,7 +39,7 @@ typedef struct {
     const int64_t *off;
 } tsr_gemm_s8_tap_offs_t;
 
-/* The taps listed for each row tile of an mc block (mc / mr tiles) in a
+/* The taps listed for each of `tiles` row tiles of up to mr rows in a
  * GEMM's scratch: their count (an int64_t per tile), tap indices (an
  * int32_t per tap) from ids_at, then the row pointers from rows_at;
  * `bytes` in all, for up to ntaps taps. */
@@ -41,9 +47,8 @@ typedef struct {
     int64_t ids_at, rows_at, bytes;
 } tsr_gemm_taps_table_t;
 
-static inline tsr_gemm_taps_table_t tsr_gemm_taps_table(int mr, int64_t mc,
+static inline tsr_gemm_taps_table_t tsr_gemm_taps_table(int mr, int64_t tiles,
                                                         int64_t ntaps) {
-    const int64_t tiles = tsr_div_up(mc, mr);
     const int64_t n = TSR_MIN(ntaps, TSR_GEMM_MAX_TAPS);
     tsr_gemm_taps_table_t t;
     t.ids_at = tiles * (int64_t)sizeof(int64_t);
