@@ -821,6 +821,11 @@ static void test_taps(void) {
     run_taps(17, 40, 9, 6, 1.f, none, 0); /* 5 rows */
     run_taps(27, 33, 4, 9, 0.f, col, 0);  /* 3 rows */
     run_taps(49, 40, 9, 8, 1.f, row, 0);  /* 1 row; a 7x7 image */
+    /* One tap: tiles of equal heights (49 rows: 5 x 10 or 9 x 6, 4 x
+     * 5; 13: 7 + 6; 100 over two blocks). */
+    run_taps(49, 96, 1, 16, 0.f, col, 0);
+    run_taps(13, 70, 1, 8, 1.f, row, 1);
+    run_taps(100, 80, 1, 5, 0.f, none, 0);
     run_taps(6, 16, TSR_GEMM_MAX_TAPS, 4, 0.f, row, 0);
     run_taps(23, 50, 9, 16, 0.f, col, 1);
     run_taps(130, 64, 9, 8, 2.f, none, 1);

@@ -708,6 +708,16 @@ static int64_t full_tiles(const tsr_gemm_f32_kernel_t *kern, int64_t rows,
     return ntiles;
 }
 
+/* As few tiles as full ones over a block of `rows` rows, of equal
+ * heights (the first ones a row taller): their count. */
+static int64_t balanced_tiles(const tsr_gemm_f32_kernel_t *kern, int64_t rows,
+                              uint8_t *heights) {
+    const int64_t ntiles = tsr_div_up(rows, kern->taps_mr);
+    for (int64_t t = 0; t < ntiles; t++)
+        heights[t] = (uint8_t)(rows / ntiles + (t < rows % ntiles));
+    return ntiles;
+}
+
 /* The kernel's time for tiles of the given heights over rows reading
  * taps[i], by taps_tile_cost. */
 static int64_t tiles_cost(const tsr_gemm_f32_kernel_t *kern,
@@ -744,18 +754,35 @@ int tsr_gemm_f32_taps_cut_pays(const uint64_t *row_taps, int64_t rows) {
     return cut * 100 <= full * (100 - TSR_GEMM_F32_TAPS_CUT_GAIN);
 }
 
-/* The heights of the row tiles of the block of mcur rows from m0 (their
- * count returned): full ones, or, where the caller gives the rows' taps
- * (tsr_gemm_f32_taps_cut_pays), cut to them. A 7x7 3x3 layer's image in
- * 12-row tiles computes the padding of its edge points and a lone 49th
- * row; cut, in tiles of 6 to 9 of its points in the padding order, it
- * leaves most of that padding out and runs 13-16% faster (ResNet-50
- * res5a_branch2b, mb1, 2 threads). */
+/* How taps_rect cuts a block's rows into tiles. */
+typedef enum {
+    /* taps_mr rows each, the last one short */
+    tiles_full,
+    /* As few as full ones, of equal heights: with one tap, which every
+     * row reads, on a kernel fast at every height (taps_tile_cost), a
+     * short last tile only costs more: a 7x7 image's 49th point alone
+     * waits on its FMAs' latency (ResNet-50 res5 1x1 layers, mb1, nhwc:
+     * 1-4% faster than that row in the row kernel; with AVX2's 6-row
+     * tiles, whose 5-row ones are slower, 2% slower) */
+    tiles_balanced,
+    /* Cut to the taps their rows read (tsr_gemm_taps_t.row_taps, where
+     * tsr_gemm_f32_taps_cut_pays): a 7x7 3x3 layer's image in 12-row
+     * tiles computes the padding of its edge points and a lone 49th row;
+     * cut, in tiles of 6 to 9 of its points in the padding order, it
+     * leaves most of that padding out and runs 13-16% faster (ResNet-50
+     * res5a_branch2b, mb1, 2 threads) */
+    tiles_cut,
+} tiles_mode_t;
+
+/* The heights of the row tiles of the block of mcur rows from m0: their
+ * count. */
 static int64_t taps_tile_heights(const tsr_gemm_f32_kernel_t *kern,
-                                 const tsr_gemm_taps_t *tp, int cut, int64_t m0,
-                                 int64_t mcur, uint8_t *heights) {
-    if (!cut)
+                                 const tsr_gemm_taps_t *tp, tiles_mode_t mode,
+                                 int64_t m0, int64_t mcur, uint8_t *heights) {
+    if (mode == tiles_full)
         return full_tiles(kern, mcur, heights);
+    if (mode == tiles_balanced)
+        return balanced_tiles(kern, mcur, heights);
     uint64_t taps[TAPS_BLOCK_MAX_ROWS];
     for (int64_t i = 0; i < mcur; i++)
         taps[i] = tp->row_taps(tp->ctx, m0 + i);
@@ -800,25 +827,28 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
      * (ResNet-50 res2a_branch2b, mb32, 2 threads: +6%; wider layers not
      * measured faster). */
     const int pairs = kern->ukr_taps_wide && r.n_end - r.n_begin <= 2 * nr;
-    /* Else a block's lone last row (a 7x7 image's 49th point) goes to the
-     * row kernel a pair of full panels at a time, where one tap and one
-     * pass hold all of K (its one K loop is then the tiles' arithmetic):
-     * alone in a tile its two accumulators wait on their FMAs' latency.
-     * ResNet-50 res5 1x1 layers, nhwc mb1: 1-3% faster. */
+    /* The wide kernel takes whole tiles. */
+    const tiles_mode_t mode = pairs || !listing || !kern->taps_tile_cost
+                                      ? tiles_full
+                              : tp->ntaps == 1 ? tiles_balanced
+                              : tp->row_taps   ? tiles_cut
+                                               : tiles_full;
+    /* A block's lone last row (a 7x7 image's 49th point in full tiles, a
+     * block of one row) goes to the row kernel a pair of full panels at
+     * a time, where one tap and one pass hold all of K (its one K loop is
+     * then the tiles' arithmetic): alone in a tile its two accumulators
+     * wait on their FMAs' latency. ResNet-50 res5 1x1 layers, nhwc mb1:
+     * 1-3% faster (AVX-512 full tiles; AVX2). */
     const int64_t full_end = r.n_begin + (r.n_end - r.n_begin) / nr * nr;
     const int lone_row_kernel = kern->row && listing && !pairs &&
                                 tp->ntaps == 1 && npasses == 1 &&
                                 full_end > r.n_begin;
-    /* Tiles cut to the taps their rows read (the wide kernel takes whole
-     * tiles; one tap has nothing to leave out). */
-    const int cut = listing && !pairs && tp->ntaps > 1 && tp->row_taps &&
-                    kern->taps_tile_cost;
     uint8_t heights[TAPS_BLOCK_MAX_ROWS];
 
     for (int64_t ic = r.m_begin; ic < r.m_end; ic += mc) {
         const int64_t mcur = TSR_MIN(mc, r.m_end - ic);
         const int64_t ntiles =
-                taps_tile_heights(kern, tp, cut, ic, mcur, heights);
+                taps_tile_heights(kern, tp, mode, ic, mcur, heights);
         /* This block ends in a lone row that lone_row takes. */
         const int lone = lone_row_kernel && heights[ntiles - 1] == 1;
         for (int64_t t = 0, ir = 0; t < ntiles && listing; ir += heights[t++])
