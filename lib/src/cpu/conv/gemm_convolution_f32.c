@@ -136,7 +136,6 @@ static tsr_dim_t order_images(const gemm_conv_conf_t *cf) {
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd);
 
-/* nthr: the threads to plan for (0: the OpenMP maximum). */
 /* 1 when the GEMM's row tiles cut to the taps their points read pay, by
  * one run of order_rows points in GEMM row order (a 7x7 3x3 layer's
  * image: 13% faster; 14x14 and up: no gain the cost model sees, 1-3%
@@ -156,6 +155,7 @@ static int taps_cut_pays(const gemm_conv_conf_t *cf) {
     return pays;
 }
 
+/* nthr: the threads to plan for (0: the OpenMP maximum). */
 static tsr_status_t conf_init(gemm_conv_conf_t *cf,
                               struct tsr_primitive_desc *pd, int nthr) {
     memset(cf, 0, sizeof(*cf));

@@ -26,7 +26,8 @@ typedef struct {
     tsr_gemm_tap_rows_fn rows;
     const void *ctx;
     /* NULL: row tiles of the kernel's height; else the f32 frame may cut
-     * shorter ones where they read fewer taps (tile_heights). */
+     * shorter ones where they read fewer taps (gemm_f32.c,
+     * taps_tile_heights). */
     tsr_gemm_row_taps_fn row_taps;
 } tsr_gemm_taps_t;
 
