@@ -317,11 +317,52 @@ static int subsampled_1x1(const gemm_conv_conf_t *cf) {
            (sh->OW - 1) * sh->KSW < sh->IW && cf->SP <= STAGE_SUBSAMPLED_MAX_SP;
 }
 
+/* Columns the GEMM's tiles compute for n columns of C: tiles as wide
+ * as tsr_gemm_f32_wide_tile_cols, the last one a panel (or half of one)
+ * when that holds the rest. */
+static tsr_dim_t tiled_cols(tsr_dim_t n) {
+    const tsr_dim_t wide = tsr_gemm_f32_wide_tile_cols(),
+                    nr = tsr_gemm_f32_prepacked_nr(), rest = n % wide;
+    const tsr_dim_t last = rest == 0        ? 0
+                           : rest <= nr / 2 ? nr / 2
+                           : rest <= nr     ? nr
+                                            : wide;
+    return n - rest + last;
+}
+
+/* Points per image up to which a unit 1x1 may be staged: a 10x10 image
+ * (100 points in 128 columns) ran 12% slower staged, the copies weighing
+ * more than the tiles save; so did 64 input channels (a 7x7 image to 128
+ * output channels, 17% slower). */
+#define STAGE_UNIT_1X1_MAX_SP 64
+#define STAGE_UNIT_1X1_MIN_IC 256
+
+/* A small unit 1x1 whose channels-first GEMM (columns: the points of an
+ * image) wastes a seventh or more of its tiles' columns more than the
+ * channels-last one would (columns: the output channels), on a kernel
+ * with taller taps tiles: staged, it runs in whole tiles. A 7x7 image's
+ * 49 points fill 64-column tiles (ResNet-50 res5a_branch2c mb1/mb32,
+ * GoogLeNet inception_5b 1x1 and pool_proj, nchw, 2 threads: 18-28%
+ * faster staged; res5b_branch2a, whose 4 MiB of weights stream either
+ * way, alike). With AVX2's tiles the same ran up to 40% slower. */
+static int unit_1x1_staged(const gemm_conv_conf_t *cf) {
+    const conv_sizes_t *sh = &cf->sh;
+    /* No padding: the output's sizes are the source's. */
+    const int unit = cf->KS == 1 && sh->KSD == 1 && sh->KSH == 1 &&
+                     sh->KSW == 1 && sh->padF == 0 && sh->padT == 0 &&
+                     sh->padL == 0 && sh->OD == sh->ID && sh->OH == sh->IH &&
+                     sh->OW == sh->IW;
+    return unit && cf->SP <= STAGE_UNIT_1X1_MAX_SP &&
+           sh->ICg >= STAGE_UNIT_1X1_MIN_IC && tsr_gemm_f32_taps_taller() &&
+           tiled_cols(cf->SP) * sh->OCg * 7 >= tiled_cols(sh->OCg) * cf->SP * 8;
+}
+
 /* A layer with a channels-first source (cf's sizes, strides and dst_cl
  * set) worth computing channels-last: one whose im2col copies each source
  * point several times, on an engine that reads a source by taps; or a
- * subsampled 1x1, whose GEMM channels-last fills whole tiles. A unit 1x1
- * reads its source in place already; a padded 1x1 gathers fewer points
+ * subsampled 1x1, whose GEMM channels-last fills whole tiles; or a unit
+ * 1x1 of few points that fill its tiles badly (else it reads its source
+ * in place, as it is); a padded 1x1 gathers fewer points
  * than the whole source a copy would transpose (a strided 1x1 staged so:
  * res4a_branch2a mb1, 2 threads, 174 -> 118 GFLOPS). A channels-last dst
  * takes the results as they are. */
@@ -329,7 +370,7 @@ static int staging_wanted(const gemm_conv_conf_t *cf) {
     return cf->src_s[CONV_C] != 1 && cf->src_s[CONV_W] == 1 &&
            gemm_conv_spatial_linear(cf->src_s, cf->sh.ID, cf->sh.IH,
                                     cf->sh.IW) &&
-           (cf->KS > 1 || subsampled_1x1(cf)) &&
+           (cf->KS > 1 || subsampled_1x1(cf) || unit_1x1_staged(cf)) &&
            (cf->sh.G == 1 || cf->sh.OCg >= STAGE_MIN_OCG) &&
            tsr_gemm_f32_taps_supported(1, 1);
 }
@@ -350,8 +391,8 @@ static tsr_status_t channels_last_md(const tsr_memory_desc_t *md,
  * convolution's choice. */
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd) {
-    /* A 1x1 staging_wanted takes is subsampled. */
-    const int subsampled = cf->KS == 1;
+    /* A strided 1x1 staging_wanted takes is subsampled. */
+    const int subsampled = subsampled_1x1(cf);
     const size_t src_image = (size_t)(cf->sh.G * cf->sh.ICg *
                                       (subsampled ? cf->SP
                                                   : cf->sh.ID * cf->sh.IH *
