@@ -806,10 +806,11 @@ static void test_taps(void) {
                                row = tsr_gemm_bias_per_row,
                                none = tsr_gemm_bias_none;
     run_taps(1, 1, 1, 1, 0.f, none, 0);
-    /* N of 33 to 64 (on one thread) takes the AVX-512 wide taps tiles:
+    /* N of 49 to 64 (on one thread) takes the AVX-512 wide taps tiles:
      * full 12-row tiles as two 6x64 halves, short ones a panel at a
-     * time. */
+     * time; 33 to 48 a panel and a half one. */
     run_taps(7, 33, 9, 8, 0.f, col, 0);
+    run_taps(30, 60, 9, 8, 0.f, row, 0);
     run_taps(13, 70, 3, 64, 1.f, row, 0);
     run_taps(100, 40, 25, 12, 0.f, col, 0); /* more rows than one block */
     run_taps(200, 96, 2, 16, -1.f, none, 0);
