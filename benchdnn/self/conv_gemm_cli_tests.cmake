@@ -9,7 +9,7 @@ if(NOT COMMAND benchdnn_cli_test)
 endif()
 
 set(conv_gemm_summary
-  "tests:2282 passed:2282 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
+  "tests:2294 passed:2294 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0")
 benchdnn_cli_test(conv_gemm_f32_batch 0 "${conv_gemm_summary}"
   --conv --batch=inputs/conv/test_conv_gemm_f32)
 benchdnn_cli_test(conv_gemm_f32_batch_generic 0 "${conv_gemm_summary}"
