@@ -96,17 +96,27 @@ void gemm_conv_stage_src(const gemm_conv_conf_t *cf, const float *src,
     const tsr_dim_t ISP =
             subsampled ? cf->SP : cf->sh.ID * cf->sh.IH * cf->sh.IW;
     const tsr_dim_t chunks = tsr_div_up(ISP, STAGE_SRC_POINTS);
+    /* Fewer chunks than parts (one image of 49 points, say): each chunk's
+     * channels are cut among the parts too, so no thread waits. */
+    const tsr_dim_t cblocks = tsr_div_up(IC, STAGE_CHANNELS);
+    const tsr_dim_t cgroups =
+            images * chunks >= nparts ? 1 : TSR_MIN(cblocks, nparts);
     tsr_dim_t u0, u1, off[STAGE_CHANNELS];
     float tmp[STAGE_CHANNELS * STAGE_SRC_POINTS];
-    part_range(images * chunks, part, nparts, &u0, &u1);
+    part_range(images * chunks * cgroups, part, nparts, &u0, &u1);
     for (tsr_dim_t u = u0; u < u1; u++) {
-        const tsr_dim_t img = u / chunks, p0 = u % chunks * STAGE_SRC_POINTS;
+        const tsr_dim_t chunk = u / cgroups, cg = u % cgroups;
+        const tsr_dim_t img = chunk / chunks,
+                        p0 = chunk % chunks * STAGE_SRC_POINTS;
         const tsr_dim_t len =
                 ISP - p0 < STAGE_SRC_POINTS ? ISP - p0 : STAGE_SRC_POINTS;
         const float *img_src =
                 src + cf->src_off0 + (n0 + img) * cf->src_s[CONV_N];
         float *mat = copy + (img * ISP + p0) * IC;
-        for (tsr_dim_t c0 = 0; c0 < IC; c0 += STAGE_CHANNELS) {
+        const tsr_dim_t c_begin = cblocks * cg / cgroups * STAGE_CHANNELS,
+                        c_end = TSR_MIN(IC, cblocks * (cg + 1) / cgroups *
+                                                    STAGE_CHANNELS);
+        for (tsr_dim_t c0 = c_begin; c0 < c_end; c0 += STAGE_CHANNELS) {
             const tsr_dim_t t =
                     IC - c0 < STAGE_CHANNELS ? IC - c0 : STAGE_CHANNELS;
             if (subsampled) {
