@@ -364,10 +364,11 @@ typedef struct {
 int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
                            int32_t *taps, const void **rows);
 
-/* The taps point p reads inside the source, as bits (bit t for tap t in
- * the kernel walk kd, kh, kw; KS <= 64). */
-uint64_t gemm_conv_point_tap_mask(const gemm_conv_conf_t *cf,
-                                  const gemm_conv_point_t *p);
+/* The taps GEMM row q's point reads inside the source, as bits (bit t
+ * for tap t in the kernel walk kd, kh, kw; KS <= 64); q counted as
+ * gemm_conv_ordered_point counts it (order NULL: the natural order). */
+uint64_t gemm_conv_row_point_taps(const gemm_conv_conf_t *cf,
+                                  const int32_t *order, tsr_dim_t q);
 
 /* tsr_gemm_row_taps_fn over a gemm_conv_tap_rows_t: the taps row m's
  * point reads (all of them where the padding is not zero). */

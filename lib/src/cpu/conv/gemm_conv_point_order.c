@@ -173,10 +173,8 @@ int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr,
     int32_t *kept = NULL;
     if (!taps || !cls || !orders || !classes)
         goto done;
-    for (tsr_dim_t sp = 0; sp < SP; sp++) {
-        const gemm_conv_point_t p = gemm_conv_point_of(cf, sp);
-        taps[sp] = gemm_conv_point_tap_mask(cf, &p);
-    }
+    for (tsr_dim_t sp = 0; sp < SP; sp++)
+        taps[sp] = gemm_conv_row_point_taps(cf, NULL, sp);
     const int n = find_classes(taps, SP, cls, classes, MAX_CLASSES);
     if (n < 2)
         goto done;

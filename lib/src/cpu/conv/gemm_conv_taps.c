@@ -169,11 +169,13 @@ int64_t gemm_conv_tap_rows(const void *ctx, int64_t m0, int64_t m, int mr,
     return listed;
 }
 
-uint64_t gemm_conv_point_tap_mask(const gemm_conv_conf_t *cf,
-                                  const gemm_conv_point_t *p) {
+uint64_t gemm_conv_row_point_taps(const gemm_conv_conf_t *cf,
+                                  const int32_t *order, tsr_dim_t q) {
     const conv_sizes_t *sh = &cf->sh;
+    const gemm_conv_point_t p =
+            gemm_conv_point_of(cf, gemm_conv_ordered_point(cf, order, q));
     tsr_dim_t id0, ih0, iw0, dlo, dhi, hlo, hhi, wlo, whi;
-    gemm_conv_src_origin(cf, p, &id0, &ih0, &iw0);
+    gemm_conv_src_origin(cf, &p, &id0, &ih0, &iw0);
     conv_inside_taps(id0, cf->DD, sh->KD, sh->ID, &dlo, &dhi);
     conv_inside_taps(ih0, cf->DH, sh->KH, sh->IH, &hlo, &hhi);
     conv_inside_taps(iw0, cf->DW, sh->KW, sh->IW, &wlo, &whi);
@@ -190,9 +192,7 @@ uint64_t gemm_conv_row_tap_mask(const void *ctx, int64_t m) {
     const gemm_conv_conf_t *cf = t->cf;
     if (!t->pad_is_zero)
         return cf->KS >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cf->KS) - 1;
-    const gemm_conv_point_t p = gemm_conv_point_of(
-            cf, gemm_conv_ordered_point(cf, t->order, t->sp0 + m));
-    return gemm_conv_point_tap_mask(cf, &p);
+    return gemm_conv_row_point_taps(cf, t->order, t->sp0 + m);
 }
 
 void gemm_conv_ordered_dst_rows(const gemm_conv_conf_t *cf,

@@ -145,11 +145,8 @@ static int taps_cut_pays(const gemm_conv_conf_t *cf) {
     uint64_t *taps = malloc(sizeof(*taps) * (size_t)rows);
     if (!taps)
         return 0;
-    for (tsr_dim_t q = 0; q < rows; q++) {
-        const gemm_conv_point_t p = gemm_conv_point_of(
-                cf, gemm_conv_ordered_point(cf, cf->point_order, q));
-        taps[q] = gemm_conv_point_tap_mask(cf, &p);
-    }
+    for (tsr_dim_t q = 0; q < rows; q++)
+        taps[q] = gemm_conv_row_point_taps(cf, cf->point_order, q);
     const int pays = tsr_gemm_f32_taps_cut_pays(taps, rows);
     free(taps);
     return pays;
