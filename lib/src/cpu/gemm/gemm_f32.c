@@ -116,6 +116,13 @@ const char *tsr_gemm_f32_kernel_name(void) {
 /* The rows of a taps_rect block at most (every kernel's mc is below). */
 #define TAPS_BLOCK_MAX_ROWS 128
 
+/* The rows of one taps_rect block at most: the kernel's mc, within
+ * TAPS_BLOCK_MAX_ROWS in whole taps tiles. */
+static int64_t taps_block_rows(const tsr_gemm_f32_kernel_t *kern) {
+    return TSR_MIN(kern->mc,
+                   TAPS_BLOCK_MAX_ROWS / kern->taps_mr * kern->taps_mr);
+}
+
 /* The row tiles of a block of `rows` rows at most: of taps_mr rows, or
  * cut to at least TAPS_TILE_MIN_ROWS. */
 static int64_t taps_tiles_max(int taps_mr, int64_t rows) {
@@ -739,8 +746,7 @@ int tsr_gemm_f32_taps_cut_pays(const uint64_t *row_taps, int64_t rows) {
     if (!kern->ukr_taps || !kern->taps_tile_cost || !row_taps)
         return 0;
     /* In blocks of the frame's rows (taps_rect's mc at most). */
-    const int64_t block = TSR_MIN(
-            kern->mc, TAPS_BLOCK_MAX_ROWS / kern->taps_mr * kern->taps_mr);
+    const int64_t block = taps_block_rows(kern);
     uint8_t heights[TAPS_BLOCK_MAX_ROWS];
     int64_t full = 0, cut = 0;
     for (int64_t i = 0; i < rows; i += block) {
@@ -803,8 +809,8 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
     const tsr_gemm_taps_t *tp = args->a_taps;
     const int mr = kern->taps_mr, nr = kern->nr;
     const int64_t m_len = r.m_end - r.m_begin;
-    const int64_t mc = tsr_gemm_balanced_block(
-            m_len, TSR_MIN(kern->mc, TAPS_BLOCK_MAX_ROWS / mr * mr), mr);
+    const int64_t mc =
+            tsr_gemm_balanced_block(m_len, taps_block_rows(kern), mr);
     /* Sized as the scratch booked it (mc may round past m_len). */
     const tsr_gemm_taps_table_t tt = tsr_gemm_taps_table(
             mr, taps_tiles_max(mr, TSR_MIN(mc, m_len)), tp->ntaps);
@@ -843,8 +849,9 @@ static void taps_rect(const tsr_gemm_f32_args_t *args,
      * a time, where one tap and one pass hold all of K (its one K loop is
      * then the tiles' arithmetic): alone in a tile its two accumulators
      * wait on their FMAs' latency. ResNet-50 res5 1x1 layers, nhwc mb1:
-     * 1-3% faster (AVX-512 full tiles; AVX2). */
-    const int64_t full_end = r.n_begin + (r.n_end - r.n_begin) / nr * nr;
+     * 1-3% faster (measured on AVX-512's full tiles, which one tap no
+     * longer takes there; AVX2). */
+    const int64_t full_end = r.n_begin + n_len / nr * nr;
     const int lone_row_kernel = kern->row && listing && !pairs &&
                                 tp->ntaps == 1 && npasses == 1 &&
                                 full_end > r.n_begin;
