@@ -77,6 +77,17 @@ taps12(const int rows, const int half, int64_t ntaps, const int32_t *taps,
     TSR_ROWS12(TSR_STORE)
 }
 
+/* The kernel with a literal row count, full or half width as n asks. */
+static inline __attribute__((always_inline)) void
+taps_tile(const int rows, int64_t ntaps, const int32_t *taps,
+          const void *const *rows_, int64_t k_tap, const float *b,
+          const taps_store_t *s) {
+    if (s->n > NR / 2)
+        taps12(rows, 0, ntaps, taps, rows_, k_tap, b, s);
+    else
+        taps12(rows, 1, ntaps, taps, rows_, k_tap, b, s);
+}
+
 /* One function per short row count, each its own register allocation
  * (in one function GCC spilled a B vector in the 11- and 12-row loops).
  * Every count has its instance: the frame cuts row tiles of any height,
@@ -85,10 +96,7 @@ taps12(const int rows, const int half, int64_t ntaps, const int32_t *taps,
     static __attribute__((noinline)) void taps_rows##ROWS(                     \
             int64_t ntaps, const int32_t *taps, const void *const *rows,       \
             int64_t k_tap, const float *b, const taps_store_t *s) {            \
-        if (s->n > NR / 2)                                                     \
-            taps12(ROWS, 0, ntaps, taps, rows, k_tap, b, s);                   \
-        else                                                                   \
-            taps12(ROWS, 1, ntaps, taps, rows, k_tap, b, s);                   \
+        taps_tile(ROWS, ntaps, taps, rows, k_tap, b, s);                       \
     }
 TSR_TAPS_ROWS(1)
 TSR_TAPS_ROWS(2)
@@ -124,8 +132,5 @@ void tsr_gemm_f32_ukr_12x32_taps_avx512(int64_t ntaps, const int32_t *taps,
     }
     /* The full tile here: through a call of its own it ran 1-2% slower
      * (AlexNet conv1 and ResNet-50 res3a_branch2b nhwc mb32, 2 threads). */
-    if (n > NR / 2)
-        taps12(MR, 0, ntaps, taps, rows, k_tap, b, &s);
-    else
-        taps12(MR, 1, ntaps, taps, rows, k_tap, b, &s);
+    taps_tile(MR, ntaps, taps, rows, k_tap, b, &s);
 }
