@@ -275,6 +275,14 @@ typedef enum {
     tsr_eltwise_mish,
     tsr_eltwise_hardswish,   /* x * min(max(alpha * x + beta, 0), 1) */
     tsr_eltwise_hardsigmoid, /* min(max(alpha * x + beta, 0), 1) */
+    /* The same forward functions; their backward pass reads dst, not src. */
+    tsr_eltwise_relu_use_dst_for_bwd,
+    tsr_eltwise_tanh_use_dst_for_bwd,
+    tsr_eltwise_elu_use_dst_for_bwd,
+    tsr_eltwise_sqrt_use_dst_for_bwd,
+    tsr_eltwise_logistic_use_dst_for_bwd,
+    tsr_eltwise_exp_use_dst_for_bwd,
+    tsr_eltwise_clip_v2_use_dst_for_bwd,
     tsr_eltwise_alg_last,
     /* Binary: dst = op(src0, src1). Comparisons give 1 or 0. */
     tsr_binary_add = 0x1fff0,
@@ -414,15 +422,32 @@ TSR_API tsr_status_t tsr_primitive_attr_get_post_ops(
 #define TSR_ARG_SRC_0 1
 #define TSR_ARG_FROM 1
 #define TSR_ARG_SRC_1 2
+#define TSR_ARG_SRC_2 3
 #define TSR_ARG_DST 17
 #define TSR_ARG_TO 17
 #define TSR_ARG_WEIGHTS 33
 #define TSR_ARG_BIAS 41
+/* Normalization statistics, scale and shift. */
+#define TSR_ARG_MEAN 49
+#define TSR_ARG_VARIANCE 50
+#define TSR_ARG_SCALE 51
+#define TSR_ARG_SHIFT 52
+/* What a forward training pass keeps for its backward pass (the position
+ * of a pooling window's maximum, ...); described by the pd. */
+#define TSR_ARG_WORKSPACE 64
+#define TSR_ARG_SCRATCHPAD 80
 #define TSR_ARG_DIFF_SRC 129
+#define TSR_ARG_DIFF_SRC_0 129
+#define TSR_ARG_DIFF_SRC_1 130
 #define TSR_ARG_DIFF_DST 145
 #define TSR_ARG_DIFF_WEIGHTS 161
 #define TSR_ARG_DIFF_BIAS 169
-#define TSR_ARG_SCRATCHPAD 80
+#define TSR_ARG_DIFF_SCALE 255
+#define TSR_ARG_DIFF_SHIFT 256
+/* Source i of sum and concat: TSR_ARG_MULTIPLE_SRC + i, i below
+ * TSR_MAX_MULTIPLE_SRC. */
+#define TSR_ARG_MULTIPLE_SRC 1024
+#define TSR_MAX_MULTIPLE_SRC 64
 /* OR-ed with an argument: its scales (f32) or zero points (s32). */
 #define TSR_ARG_ATTR_SCALES 4096
 #define TSR_ARG_ATTR_ZERO_POINTS 8192
@@ -447,11 +472,16 @@ typedef enum {
     tsr_convolution = 2,
     tsr_inner_product = 3,
     tsr_matmul = 4,
+    tsr_eltwise = 5,
+    tsr_binary = 6,
+    tsr_prelu = 7,
+    tsr_sum = 8,
+    tsr_concat = 9,
+    tsr_shuffle = 10,
     tsr_primitive_kind_max = 64,
 } tsr_primitive_kind_t;
 
-/* Printable name of a primitive kind ("convolution", "inner_product",
- * "matmul", "reorder"). */
+/* Printable name of a primitive kind ("convolution", "eltwise", ...). */
 TSR_API const char *tsr_prim_kind2str(tsr_primitive_kind_t kind);
 
 typedef struct {
@@ -540,11 +570,132 @@ TSR_API tsr_status_t tsr_matmul_desc_init(tsr_matmul_desc_t *matmul_desc,
                                           const tsr_memory_desc_t *bias_desc,
                                           const tsr_memory_desc_t *dst_desc);
 
-/* ------------------------------------------------------------------------ */
-/* Primitive descriptors and primitives                                      */
-
 typedef struct tsr_primitive_desc *tsr_primitive_desc_t;
 typedef const struct tsr_primitive_desc *const_tsr_primitive_desc_t;
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_eltwise */
+    tsr_prop_kind_t prop_kind;
+    tsr_alg_kind_t alg_kind;
+    /* Forward: src and dst. Backward: the data the derivative reads, src,
+     * or dst for the *_use_dst_for_bwd algorithms (the other stays zero). */
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t dst_desc;
+    /* Backward only. */
+    tsr_memory_desc_t diff_src_desc;
+    tsr_memory_desc_t diff_dst_desc;
+    float alpha, beta;
+} tsr_eltwise_desc_t;
+
+/* Element-wise dst = f(src; alpha, beta) (tsr_eltwise_* algorithms, as
+ * oneDNN defines them). src and dst have the same dims; dst may be "any"
+ * (then src's layout) and its data type may differ from src's. Integer data
+ * types take relu and linear only. Runs in place when the same memory is
+ * passed as TSR_ARG_SRC and TSR_ARG_DST. Post-ops apply after f. */
+TSR_API tsr_status_t tsr_eltwise_forward_desc_init(
+        tsr_eltwise_desc_t *eltwise_desc, tsr_prop_kind_t prop_kind,
+        tsr_alg_kind_t alg_kind, const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *dst_desc, float alpha, float beta);
+/* diff_src = diff_dst * f'(data): `data_desc` describes TSR_ARG_SRC, or
+ * TSR_ARG_DST for the *_use_dst_for_bwd algorithms. diff_src may be "any"
+ * (then diff_dst's layout). Floating-point data types only. */
+TSR_API tsr_status_t tsr_eltwise_backward_desc_init(
+        tsr_eltwise_desc_t *eltwise_desc, tsr_alg_kind_t alg_kind,
+        const tsr_memory_desc_t *diff_src_desc,
+        const tsr_memory_desc_t *diff_dst_desc,
+        const tsr_memory_desc_t *data_desc, float alpha, float beta);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_binary */
+    tsr_alg_kind_t alg_kind;
+    tsr_memory_desc_t src_desc[2];
+    tsr_memory_desc_t dst_desc;
+} tsr_binary_desc_t;
+
+/* dst = alg(src0, src1) (tsr_binary_*; comparisons give 1 or 0), where
+ * each dim of src1 equals src0's or is 1 (broadcast). dst has src0's dims
+ * and may be "any" (src0's layout). Scales on TSR_ARG_SRC_0 / TSR_ARG_SRC_1
+ * multiply each source first; post-ops apply last. In place when dst is
+ * src0's memory (same type and layout). */
+TSR_API tsr_status_t tsr_binary_desc_init(tsr_binary_desc_t *binary_desc,
+                                          tsr_alg_kind_t alg_kind,
+                                          const tsr_memory_desc_t *src0_desc,
+                                          const tsr_memory_desc_t *src1_desc,
+                                          const tsr_memory_desc_t *dst_desc);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_prelu */
+    tsr_prop_kind_t prop_kind;
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t weights_desc;
+    tsr_memory_desc_t dst_desc;
+    /* Backward only. */
+    tsr_memory_desc_t diff_src_desc;
+    tsr_memory_desc_t diff_weights_desc;
+    tsr_memory_desc_t diff_dst_desc;
+} tsr_prelu_desc_t;
+
+/* dst = src > 0 ? src : weights * src, where each dim of weights equals
+ * src's or is 1 (broadcast). weights may be "any"; dst may be "any"
+ * (src's layout). */
+TSR_API tsr_status_t tsr_prelu_forward_desc_init(
+        tsr_prelu_desc_t *prelu_desc, tsr_prop_kind_t prop_kind,
+        const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *dst_desc);
+/* diff_src = diff_dst * (src > 0 ? 1 : weights); diff_weights = the sum of
+ * diff_dst * min(src, 0) over the dims weights broadcast. */
+TSR_API tsr_status_t tsr_prelu_backward_desc_init(
+        tsr_prelu_desc_t *prelu_desc, const tsr_memory_desc_t *src_desc,
+        const tsr_memory_desc_t *weights_desc,
+        const tsr_memory_desc_t *diff_src_desc,
+        const tsr_memory_desc_t *diff_weights_desc,
+        const tsr_memory_desc_t *diff_dst_desc);
+
+typedef struct {
+    tsr_primitive_kind_t primitive_kind; /* tsr_shuffle */
+    tsr_prop_kind_t prop_kind;
+    /* Forward: src and dst; backward: diff_src and diff_dst. */
+    tsr_memory_desc_t src_desc;
+    tsr_memory_desc_t dst_desc;
+    int axis;
+    tsr_dim_t group_size;
+} tsr_shuffle_desc_t;
+
+/* Channel shuffle along `axis` with groups of `group_size`: with A the
+ * axis size and G the group size, dst[(a % G) * (A / G) + a / G] = src[a].
+ * A must be a multiple of G. dst may be "any" (src's layout). */
+TSR_API tsr_status_t tsr_shuffle_forward_desc_init(
+        tsr_shuffle_desc_t *shuffle_desc, tsr_prop_kind_t prop_kind,
+        const tsr_memory_desc_t *src_desc, const tsr_memory_desc_t *dst_desc,
+        int axis, tsr_dim_t group_size);
+/* The inverse permutation, from diff_dst to diff_src. */
+TSR_API tsr_status_t tsr_shuffle_backward_desc_init(
+        tsr_shuffle_desc_t *shuffle_desc,
+        const tsr_memory_desc_t *diff_src_desc,
+        const tsr_memory_desc_t *diff_dst_desc, int axis, tsr_dim_t group_size);
+
+/* Sum and concat take a list of sources: their primitive descriptors are
+ * created directly (as reorder's), and their sources are passed at
+ * execution as TSR_ARG_MULTIPLE_SRC + i. */
+/* dst = sum over i of scales[i] * src_i, for 1 <= n <= TSR_MAX_MULTIPLE_SRC
+ * sources of the same dims (any data types and layouts). `dst_desc` NULL or
+ * "any": src 0's data type, and its layout (or plain for "any" sources). In
+ * place when dst is source 0's memory. */
+TSR_API tsr_status_t tsr_sum_primitive_desc_create(
+        tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *dst_desc,
+        int n, const float *scales, const tsr_memory_desc_t *src_descs,
+        const_tsr_primitive_attr_t attr, tsr_engine_t engine);
+/* dst = the sources one after another along `concat_dimension`; every other
+ * dim must agree. `dst_desc` NULL or "any": source 0's data type and a
+ * layout of the sources' kind. */
+TSR_API tsr_status_t tsr_concat_primitive_desc_create(
+        tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *dst_desc,
+        int n, int concat_dimension, const tsr_memory_desc_t *src_descs,
+        const_tsr_primitive_attr_t attr, tsr_engine_t engine);
+
+/* ------------------------------------------------------------------------ */
+/* Primitive descriptors and primitives                                      */
 typedef struct tsr_primitive *tsr_primitive_t;
 typedef const struct tsr_primitive *const_tsr_primitive_t;
 
@@ -558,6 +709,14 @@ typedef const struct tsr_primitive *const_tsr_primitive_t;
 TSR_API tsr_status_t tsr_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const void *op_desc,
         const_tsr_primitive_attr_t attr, tsr_engine_t engine);
+/* The same with the primitive descriptor of the forward pass that a
+ * backward one pairs with (its layouts and workspace; NULL for forward
+ * primitives). Backward primitives that need a workspace or a layout
+ * chosen by the forward pass return tsr_invalid_arguments without it. */
+TSR_API tsr_status_t tsr_primitive_desc_create_with_hint(
+        tsr_primitive_desc_t *primitive_desc, const void *op_desc,
+        const_tsr_primitive_attr_t attr, tsr_engine_t engine,
+        const_tsr_primitive_desc_t hint_fwd_pd);
 
 /* Reorder from `src_desc` to `dst_desc` (same dims; any layouts and data
  * types; neither may be "any"). Attributes: scales on TSR_ARG_SRC/DST (or
@@ -590,6 +749,11 @@ typedef enum {
     /* Describes the user scratchpad: a 1D u8 buffer of the needed size
      * (zero size when none is needed or the mode is library). */
     tsr_query_scratchpad_md,
+    tsr_query_diff_src_md,
+    tsr_query_diff_weights_md,
+    tsr_query_diff_bias_md,
+    tsr_query_diff_dst_md,
+    tsr_query_workspace_md,
 } tsr_query_t;
 
 /* The memory descriptor the primitive uses for `what` (with "any" resolved
@@ -598,6 +762,22 @@ typedef enum {
 TSR_API const tsr_memory_desc_t *
 tsr_primitive_desc_query_md(const_tsr_primitive_desc_t primitive_desc,
                             tsr_query_t what);
+/* The memory descriptor of execution argument `arg` (TSR_ARG_*), or NULL
+ * when the primitive does not take it. */
+TSR_API const tsr_memory_desc_t *
+tsr_primitive_desc_query_arg_md(const_tsr_primitive_desc_t primitive_desc,
+                                int arg);
+
+typedef enum {
+    tsr_arg_unused = 0,
+    tsr_arg_input = 1,
+    tsr_arg_output = 2,
+} tsr_arg_usage_t;
+
+/* Whether the primitive reads or writes execution argument `arg`. */
+TSR_API tsr_arg_usage_t tsr_primitive_desc_query_arg_usage(
+        const_tsr_primitive_desc_t primitive_desc, int arg);
+
 /* The implementation name, e.g. "ref:any" or "avx512_core:direct". */
 TSR_API const char *
 tsr_primitive_desc_impl_name(const_tsr_primitive_desc_t primitive_desc);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "convolution_pd.h"
+#include "verbose.h"
 
 tsr_status_t tsr_conv_desc_validate(const tsr_convolution_desc_t *desc) {
     if (desc->primitive_kind != tsr_convolution)
@@ -92,3 +93,34 @@ tsr_status_t tsr_convolution_forward_desc_init(
     *conv_desc = d;
     return tsr_success;
 }
+
+extern const tsr_impl_t *const tsr_convolution_impl_list[];
+
+static tsr_status_t conv_validate(const tsr_op_desc_t *op) {
+    return tsr_conv_desc_validate(&op->conv);
+}
+
+static void conv_set_args(struct tsr_primitive_desc *pd) {
+    const tsr_convolution_desc_t *d = &pd->op.conv;
+    tsr_pd_set_args_fwd(pd, &d->src_desc, &d->weights_desc, &d->bias_desc,
+                        &d->dst_desc);
+}
+
+static const tsr_impl_t *const *conv_impl_list(const tsr_op_desc_t *op) {
+    (void)op; /* forward only so far */
+    return tsr_convolution_impl_list;
+}
+
+static tsr_prop_kind_t conv_prop_kind(const tsr_op_desc_t *op) {
+    return op->conv.prop_kind;
+}
+
+const tsr_prim_kind_info_t tsr_convolution_kind = {
+        .kind = tsr_convolution,
+        .name = "convolution",
+        .validate = conv_validate,
+        .set_args = conv_set_args,
+        .impl_list = conv_impl_list,
+        .prop_kind = conv_prop_kind,
+        .verbose_problem = tsr_verbose_conv_problem,
+};

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "inner_product_pd.h"
+#include "verbose.h"
 
 tsr_status_t tsr_ip_desc_validate(const tsr_inner_product_desc_t *desc) {
     if (desc->primitive_kind != tsr_inner_product)
@@ -46,3 +47,34 @@ tsr_status_t tsr_inner_product_forward_desc_init(
     *ip_desc = d;
     return tsr_success;
 }
+
+extern const tsr_impl_t *const tsr_inner_product_impl_list[];
+
+static tsr_status_t ip_validate(const tsr_op_desc_t *op) {
+    return tsr_ip_desc_validate(&op->ip);
+}
+
+static void ip_set_args(struct tsr_primitive_desc *pd) {
+    const tsr_inner_product_desc_t *d = &pd->op.ip;
+    tsr_pd_set_args_fwd(pd, &d->src_desc, &d->weights_desc, &d->bias_desc,
+                        &d->dst_desc);
+}
+
+static const tsr_impl_t *const *ip_impl_list(const tsr_op_desc_t *op) {
+    (void)op; /* forward only so far */
+    return tsr_inner_product_impl_list;
+}
+
+static tsr_prop_kind_t ip_prop_kind(const tsr_op_desc_t *op) {
+    return op->ip.prop_kind;
+}
+
+const tsr_prim_kind_info_t tsr_inner_product_kind = {
+        .kind = tsr_inner_product,
+        .name = "inner_product",
+        .validate = ip_validate,
+        .set_args = ip_set_args,
+        .impl_list = ip_impl_list,
+        .prop_kind = ip_prop_kind,
+        .verbose_problem = tsr_verbose_ip_problem,
+};

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "matmul_pd.h"
+#include "verbose.h"
 
 tsr_status_t tsr_matmul_desc_validate(const tsr_matmul_desc_t *desc) {
     if (desc->primitive_kind != tsr_matmul)
@@ -52,3 +53,35 @@ tsr_status_t tsr_matmul_desc_init(tsr_matmul_desc_t *matmul_desc,
     *matmul_desc = d;
     return tsr_success;
 }
+
+extern const tsr_impl_t *const tsr_matmul_impl_list[];
+
+static tsr_status_t matmul_validate(const tsr_op_desc_t *op) {
+    return tsr_matmul_desc_validate(&op->matmul);
+}
+
+static void matmul_set_args(struct tsr_primitive_desc *pd) {
+    const tsr_matmul_desc_t *d = &pd->op.matmul;
+    tsr_pd_set_args_fwd(pd, &d->src_desc, &d->weights_desc, &d->bias_desc,
+                        &d->dst_desc);
+}
+
+static const tsr_impl_t *const *matmul_impl_list(const tsr_op_desc_t *op) {
+    (void)op;
+    return tsr_matmul_impl_list;
+}
+
+static tsr_prop_kind_t matmul_prop_kind(const tsr_op_desc_t *op) {
+    (void)op;
+    return tsr_prop_kind_undef;
+}
+
+const tsr_prim_kind_info_t tsr_matmul_kind = {
+        .kind = tsr_matmul,
+        .name = "matmul",
+        .validate = matmul_validate,
+        .set_args = matmul_set_args,
+        .impl_list = matmul_impl_list,
+        .prop_kind = matmul_prop_kind,
+        .verbose_problem = tsr_verbose_matmul_problem,
+};

@@ -158,24 +158,15 @@ static int bind_scratchpad(const struct tsr_primitive *p, tsr_exec_ctx_t *ctx) {
     return 1;
 }
 
+/* Every argument the pd reads or writes, present and described as the pd
+ * says. */
 static int required_args_ok(const struct tsr_primitive_desc *pd,
                             const tsr_exec_ctx_t *ctx) {
-    switch (pd->op.kind) {
-    case tsr_convolution:
-    case tsr_inner_product:
-    case tsr_matmul:
-        if (!md_is_zero(&pd->md[TSR_MD_BIAS]) &&
-            !data_arg_ok(ctx, TSR_ARG_BIAS, &pd->md[TSR_MD_BIAS]))
+    for (int slot = 0; slot < TSR_MD_COUNT; slot++)
+        if (pd->arg_usage[slot] != tsr_arg_unused &&
+            !data_arg_ok(ctx, tsr_slot_arg(slot), &pd->md[slot]))
             return 0;
-        return data_arg_ok(ctx, TSR_ARG_SRC, &pd->md[TSR_MD_SRC]) &&
-               data_arg_ok(ctx, TSR_ARG_WEIGHTS, &pd->md[TSR_MD_WEIGHTS]) &&
-               data_arg_ok(ctx, TSR_ARG_DST, &pd->md[TSR_MD_DST]);
-    case tsr_reorder:
-        return data_arg_ok(ctx, TSR_ARG_FROM, &pd->md[TSR_MD_SRC]) &&
-               data_arg_ok(ctx, TSR_ARG_TO, &pd->md[TSR_MD_DST]);
-    default:
-        return 0;
-    }
+    return 1;
 }
 
 /* Copies the argument list, refusing NULL memories and repeated ids. */

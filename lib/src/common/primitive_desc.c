@@ -9,50 +9,20 @@
 #include <string.h>
 
 #include "attr_mask.h"
-#include "convolution_pd.h"
-#include "inner_product_pd.h"
-#include "matmul_pd.h"
 #include "memory_desc.h"
 #include "primitive.h"
 #include "verbose.h"
-
-static int engine_is_cpu(tsr_engine_t engine) {
-    return engine && engine->kind == tsr_cpu;
-}
 
 /* pd->md[] as the op descriptor states them, "any" unresolved; everything
  * an implementation fills cleared. */
 static void reset_impl_state(struct tsr_primitive_desc *pd) {
     memset(pd->md, 0, sizeof(pd->md));
-    switch (pd->op.kind) {
-    case tsr_convolution:
-        pd->md[TSR_MD_SRC] = pd->op.conv.src_desc;
-        pd->md[TSR_MD_WEIGHTS] = pd->op.conv.weights_desc;
-        if (conv_with_bias(pd))
-            pd->md[TSR_MD_BIAS] = pd->op.conv.bias_desc;
-        pd->md[TSR_MD_DST] = pd->op.conv.dst_desc;
-        break;
-    case tsr_inner_product:
-        pd->md[TSR_MD_SRC] = pd->op.ip.src_desc;
-        pd->md[TSR_MD_WEIGHTS] = pd->op.ip.weights_desc;
-        if (ip_with_bias(pd))
-            pd->md[TSR_MD_BIAS] = pd->op.ip.bias_desc;
-        pd->md[TSR_MD_DST] = pd->op.ip.dst_desc;
-        break;
-    case tsr_matmul:
-        pd->md[TSR_MD_SRC] = pd->op.matmul.src_desc;
-        pd->md[TSR_MD_WEIGHTS] = pd->op.matmul.weights_desc;
-        if (matmul_with_bias(pd))
-            pd->md[TSR_MD_BIAS] = pd->op.matmul.bias_desc;
-        pd->md[TSR_MD_DST] = pd->op.matmul.dst_desc;
-        break;
-    case tsr_reorder:
-        pd->md[TSR_MD_SRC] = pd->op.reorder.src_desc;
-        pd->md[TSR_MD_DST] = pd->op.reorder.dst_desc;
-        break;
-    default:
-        break;
-    }
+    memset(pd->arg_usage, 0, sizeof(pd->arg_usage));
+    const tsr_prim_kind_info_t *kind = tsr_prim_kind_info(pd->op.kind);
+    if (kind)
+        kind->set_args(pd);
+    for (int slot = 0; slot < TSR_MD_COUNT; slot++)
+        pd->user_asked_any[slot] = md_is_any(&pd->md[slot]);
     memset(&pd->scratchpad_md, 0, sizeof(pd->scratchpad_md));
     pd->scratchpad_size = 0;
     pd->impl = NULL;
@@ -177,6 +147,8 @@ check_attr_against_problem(const struct tsr_primitive_desc *pd) {
 static void pd_free(struct tsr_primitive_desc *pd) {
     release_impl_data(pd);
     tsr_attr_fini(&pd->attr);
+    if (pd->hint_fwd)
+        pd_free(pd->hint_fwd);
     free(pd);
 }
 
@@ -207,15 +179,37 @@ static tsr_status_t pd_alloc(struct tsr_primitive_desc **pd_out,
     return tsr_success;
 }
 
-tsr_status_t tsr_pd_create_from_list(struct tsr_primitive_desc **pd_out,
-                                     const tsr_op_desc_t *op,
-                                     const struct tsr_primitive_attr *attr,
-                                     tsr_engine_t engine,
-                                     const tsr_impl_t *const *list) {
-    struct tsr_primitive_desc *pd = NULL;
-    tsr_status_t st = pd_alloc(&pd, op, attr, engine, list);
+tsr_status_t tsr_pd_create(struct tsr_primitive_desc **pd_out,
+                           const tsr_op_desc_t *op,
+                           const struct tsr_primitive_attr *attr,
+                           tsr_engine_t engine,
+                           const struct tsr_primitive_desc *hint_fwd) {
+    const tsr_prim_kind_info_t *kind = tsr_prim_kind_info(op->kind);
+    if (!kind)
+        return tsr_invalid_arguments;
+    tsr_status_t st = kind->validate(op);
     if (st != tsr_success)
         return st;
+    const tsr_impl_t *const *list = kind->impl_list(op);
+    if (!list)
+        return tsr_unimplemented;
+    struct tsr_primitive_desc *hint = NULL;
+    if (hint_fwd) {
+        if (hint_fwd->op.kind != op->kind ||
+            !tsr_prop_kind_is_forward(kind->prop_kind(&hint_fwd->op)))
+            return tsr_invalid_arguments;
+        st = tsr_primitive_desc_clone(&hint, hint_fwd);
+        if (st != tsr_success)
+            return st;
+    }
+    struct tsr_primitive_desc *pd = NULL;
+    st = pd_alloc(&pd, op, attr, engine, list);
+    if (st != tsr_success) {
+        if (hint)
+            pd_free(hint);
+        return st;
+    }
+    pd->hint_fwd = hint;
     st = check_attr_against_problem(pd);
     for (int i = 0; i < TSR_MD_COUNT && st == tsr_success; i++)
         if (!md_extra_ok(&pd->md[i]))
@@ -230,79 +224,60 @@ tsr_status_t tsr_pd_create_from_list(struct tsr_primitive_desc **pd_out,
     return tsr_success;
 }
 
+/* The op descriptor the user passed, copied by its kind's size. */
+static tsr_status_t copy_user_op(tsr_op_desc_t *op, const void *op_desc) {
+    memset(op, 0, sizeof(*op));
+    switch (*(const tsr_primitive_kind_t *)op_desc) {
+    case tsr_convolution:
+        op->conv = *(const tsr_convolution_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_inner_product:
+        op->ip = *(const tsr_inner_product_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_matmul:
+        op->matmul = *(const tsr_matmul_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_eltwise:
+        op->eltwise = *(const tsr_eltwise_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_binary:
+        op->binary = *(const tsr_binary_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_prelu:
+        op->prelu = *(const tsr_prelu_desc_t *)op_desc;
+        return tsr_success;
+    case tsr_shuffle:
+        op->shuffle = *(const tsr_shuffle_desc_t *)op_desc;
+        return tsr_success;
+    default:
+        /* Reorder, sum and concat have creation calls of their own. */
+        return tsr_invalid_arguments;
+    }
+}
+
+tsr_status_t tsr_primitive_desc_create_with_hint(
+        tsr_primitive_desc_t *primitive_desc, const void *op_desc,
+        const_tsr_primitive_attr_t attr, tsr_engine_t engine,
+        const_tsr_primitive_desc_t hint_fwd_pd) {
+    if (!primitive_desc || !op_desc || !tsr_engine_is_cpu(engine))
+        return tsr_invalid_arguments;
+    /* Large (sum and concat hold up to 64 descriptors): not on the stack. */
+    tsr_op_desc_t *op = malloc(sizeof(*op));
+    if (!op)
+        return tsr_out_of_memory;
+    tsr_status_t st = copy_user_op(op, op_desc);
+    if (st == tsr_success)
+        st = tsr_pd_create(primitive_desc, op, attr, engine, hint_fwd_pd);
+    free(op);
+    return st;
+}
+
 tsr_status_t tsr_primitive_desc_create(tsr_primitive_desc_t *primitive_desc,
                                        const void *op_desc,
                                        const_tsr_primitive_attr_t attr,
                                        tsr_engine_t engine) {
-    if (!primitive_desc || !op_desc || !engine_is_cpu(engine))
-        return tsr_invalid_arguments;
-    tsr_op_desc_t op;
-    memset(&op, 0, sizeof(op));
-    /* Every op descriptor starts with its primitive kind. */
-    switch (*(const tsr_primitive_kind_t *)op_desc) {
-    case tsr_convolution: {
-        const tsr_convolution_desc_t *conv = op_desc;
-        tsr_status_t st = tsr_conv_desc_validate(conv);
-        if (st != tsr_success)
-            return st;
-        op.conv = *conv;
-        return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
-                                       tsr_convolution_impl_list);
-    }
-    case tsr_inner_product: {
-        const tsr_inner_product_desc_t *ip = op_desc;
-        tsr_status_t st = tsr_ip_desc_validate(ip);
-        if (st != tsr_success)
-            return st;
-        op.ip = *ip;
-        return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
-                                       tsr_inner_product_impl_list);
-    }
-    case tsr_matmul: {
-        const tsr_matmul_desc_t *mm = op_desc;
-        tsr_status_t st = tsr_matmul_desc_validate(mm);
-        if (st != tsr_success)
-            return st;
-        op.matmul = *mm;
-        return tsr_pd_create_from_list(primitive_desc, &op, attr, engine,
-                                       tsr_matmul_impl_list);
-    }
-    default:
-        return tsr_invalid_arguments;
-    }
-}
-
-static int reorder_md_is_usable(const tsr_memory_desc_t *md) {
-    if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
-        md->format_kind != tsr_format_kind_blocked ||
-        tsr_data_type_size(md->data_type) == 0 || !md_extra_ok(md))
-        return 0;
-    for (int d = 0; d < md->ndims; d++)
-        if (md->dims[d] <= 0)
-            return 0;
-    return 1;
-}
-
-tsr_status_t tsr_reorder_primitive_desc_create(
-        tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *src_desc,
-        tsr_engine_t src_engine, const tsr_memory_desc_t *dst_desc,
-        tsr_engine_t dst_engine, const_tsr_primitive_attr_t attr) {
-    if (!primitive_desc || !src_desc || !dst_desc ||
-        !engine_is_cpu(src_engine) || !engine_is_cpu(dst_engine))
-        return tsr_invalid_arguments;
-    if (!reorder_md_is_usable(src_desc) || !reorder_md_is_usable(dst_desc) ||
-        src_desc->ndims != dst_desc->ndims)
-        return tsr_invalid_arguments;
-    for (int d = 0; d < src_desc->ndims; d++)
-        if (src_desc->dims[d] != dst_desc->dims[d])
-            return tsr_invalid_arguments;
-    tsr_op_desc_t op;
-    memset(&op, 0, sizeof(op));
-    op.reorder.kind = tsr_reorder;
-    op.reorder.src_desc = *src_desc;
-    op.reorder.dst_desc = *dst_desc;
-    return tsr_pd_create_from_list(primitive_desc, &op, attr, dst_engine,
-                                   tsr_reorder_impl_list);
+    return tsr_primitive_desc_create_with_hint(primitive_desc, op_desc, attr,
+                                               engine, NULL);
 }
 
 tsr_status_t tsr_primitive_desc_next_impl(tsr_primitive_desc_t primitive_desc) {
@@ -333,7 +308,10 @@ tsr_status_t tsr_primitive_desc_clone(tsr_primitive_desc_t *primitive_desc,
                                existing->engine, existing->impl_list);
     if (st != tsr_success)
         return st;
-    st = try_impl(pd, existing->impl_index);
+    if (existing->hint_fwd)
+        st = tsr_primitive_desc_clone(&pd->hint_fwd, existing->hint_fwd);
+    if (st == tsr_success)
+        st = try_impl(pd, existing->impl_index);
     if (st != tsr_success) {
         pd_free(pd);
         return st == tsr_unimplemented ? tsr_runtime_error : st;
@@ -349,31 +327,46 @@ tsr_status_t tsr_primitive_desc_destroy(tsr_primitive_desc_t primitive_desc) {
 }
 
 const tsr_memory_desc_t *
-tsr_primitive_desc_query_md(const_tsr_primitive_desc_t primitive_desc,
-                            tsr_query_t what) {
+tsr_primitive_desc_query_arg_md(const_tsr_primitive_desc_t primitive_desc,
+                                int arg) {
     if (!primitive_desc)
         return NULL;
-    tsr_md_slot_t slot;
-    switch (what) {
-    case tsr_query_src_md:
-        slot = TSR_MD_SRC;
-        break;
-    case tsr_query_weights_md:
-        slot = TSR_MD_WEIGHTS;
-        break;
-    case tsr_query_bias_md:
-        slot = TSR_MD_BIAS;
-        break;
-    case tsr_query_dst_md:
-        slot = TSR_MD_DST;
-        break;
-    case tsr_query_scratchpad_md:
+    if (arg == TSR_ARG_SCRATCHPAD)
         return &primitive_desc->scratchpad_md;
-    default:
+    const int slot = tsr_arg_slot(arg);
+    if (slot < 0 || primitive_desc->arg_usage[slot] == tsr_arg_unused)
         return NULL;
-    }
-    const tsr_memory_desc_t *md = &primitive_desc->md[slot];
-    return md_is_zero(md) ? NULL : md;
+    return &primitive_desc->md[slot];
+}
+
+tsr_arg_usage_t
+tsr_primitive_desc_query_arg_usage(const_tsr_primitive_desc_t primitive_desc,
+                                   int arg) {
+    if (!primitive_desc)
+        return tsr_arg_unused;
+    const int slot = tsr_arg_slot(arg);
+    return slot < 0 ? tsr_arg_unused : primitive_desc->arg_usage[slot];
+}
+
+const tsr_memory_desc_t *
+tsr_primitive_desc_query_md(const_tsr_primitive_desc_t primitive_desc,
+                            tsr_query_t what) {
+    static const int arg_of_query[] = {
+            [tsr_query_src_md] = TSR_ARG_SRC,
+            [tsr_query_weights_md] = TSR_ARG_WEIGHTS,
+            [tsr_query_bias_md] = TSR_ARG_BIAS,
+            [tsr_query_dst_md] = TSR_ARG_DST,
+            [tsr_query_scratchpad_md] = TSR_ARG_SCRATCHPAD,
+            [tsr_query_diff_src_md] = TSR_ARG_DIFF_SRC,
+            [tsr_query_diff_weights_md] = TSR_ARG_DIFF_WEIGHTS,
+            [tsr_query_diff_bias_md] = TSR_ARG_DIFF_BIAS,
+            [tsr_query_diff_dst_md] = TSR_ARG_DIFF_DST,
+            [tsr_query_workspace_md] = TSR_ARG_WORKSPACE,
+    };
+    if ((int)what <= 0 ||
+        (size_t)what >= sizeof(arg_of_query) / sizeof(arg_of_query[0]))
+        return NULL;
+    return tsr_primitive_desc_query_arg_md(primitive_desc, arg_of_query[what]);
 }
 
 const char *

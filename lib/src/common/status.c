@@ -106,22 +106,6 @@ const char *tsr_alg_kind2str(tsr_alg_kind_t alg) {
     return "undef";
 }
 
-const char *tsr_prim_kind2str(tsr_primitive_kind_t kind) {
-    switch (kind) {
-    case tsr_reorder:
-        return "reorder";
-    case tsr_convolution:
-        return "convolution";
-    case tsr_inner_product:
-        return "inner_product";
-    case tsr_matmul:
-        return "matmul";
-    default:
-        break;
-    }
-    return "undef";
-}
-
 const char *tsr_cpu_isa2str(tsr_cpu_isa_t isa) {
     switch (isa) {
     case tsr_cpu_isa_generic:

@@ -142,46 +142,43 @@ static void append_md(appender_t *a, const char *name,
         snprintf(tag, sizeof(tag), "undef");
     append(a, "%s%s_%s:%s%s:%s:%s::f%llu", a->pos ? " " : "", name,
            tsr_data_type2str(md->data_type), user_asked_any ? "a" : "",
-           md_has_padding(md) ? "p" : "", format_kind2str(md->format_kind),
-           tag, (unsigned long long)md->extra.flags);
+           md_has_padding(md) ? "p" : "", format_kind2str(md->format_kind), tag,
+           (unsigned long long)md->extra.flags);
     /* Extra data: the dims its compensation sums are per. */
     if (md->extra.flags & tsr_memory_extra_flag_compensation)
         append(a, ":cm%d", md->extra.compensation_mask);
 }
 
-/* The op descriptor's own mds (before "any" is resolved), or NULL for
- * primitives whose mds are never "any". */
-static const tsr_memory_desc_t *op_mds(const struct tsr_primitive_desc *pd,
-                                       tsr_md_slot_t slot) {
-    const tsr_memory_desc_t *conv[] = {
-            &pd->op.conv.src_desc, &pd->op.conv.weights_desc,
-            &pd->op.conv.bias_desc, &pd->op.conv.dst_desc};
-    const tsr_memory_desc_t *ip[] = {&pd->op.ip.src_desc,
-                                     &pd->op.ip.weights_desc,
-                                     &pd->op.ip.bias_desc, &pd->op.ip.dst_desc};
-    const tsr_memory_desc_t *mm[] = {
-            &pd->op.matmul.src_desc, &pd->op.matmul.weights_desc,
-            &pd->op.matmul.bias_desc, &pd->op.matmul.dst_desc};
-    switch (pd->op.kind) {
-    case tsr_convolution:
-        return conv[slot];
-    case tsr_inner_product:
-        return ip[slot];
-    case tsr_matmul:
-        return mm[slot];
-    default:
-        return NULL;
-    }
-}
-
 static void append_mds(appender_t *a, const struct tsr_primitive_desc *pd) {
-    static const char *const names[TSR_MD_COUNT] = {"src", "wei", "bia", "dst"};
+    static const char *const names[TSR_MD_MULTIPLE_SRC] = {
+            [TSR_MD_SRC] = "src",
+            [TSR_MD_WEIGHTS] = "wei",
+            [TSR_MD_BIAS] = "bia",
+            [TSR_MD_DST] = "dst",
+            [TSR_MD_SRC_1] = "src1",
+            [TSR_MD_SRC_2] = "src2",
+            [TSR_MD_MEAN] = "mean",
+            [TSR_MD_VARIANCE] = "var",
+            [TSR_MD_SCALE] = "scale",
+            [TSR_MD_SHIFT] = "shift",
+            [TSR_MD_WORKSPACE] = "ws",
+            [TSR_MD_DIFF_SRC] = "diff_src",
+            [TSR_MD_DIFF_SRC_1] = "diff_src1",
+            [TSR_MD_DIFF_DST] = "diff_dst",
+            [TSR_MD_DIFF_WEIGHTS] = "diff_wei",
+            [TSR_MD_DIFF_BIAS] = "diff_bia",
+            [TSR_MD_DIFF_SCALE] = "diff_scale",
+            [TSR_MD_DIFF_SHIFT] = "diff_shift",
+    };
     for (int slot = 0; slot < TSR_MD_COUNT; slot++) {
         const tsr_memory_desc_t *md = &pd->md[slot];
         if (md_is_zero(md))
             continue;
-        const tsr_memory_desc_t *asked = op_mds(pd, (tsr_md_slot_t)slot);
-        append_md(a, names[slot], md, asked && md_is_any(asked));
+        char name[16];
+        if (slot >= TSR_MD_MULTIPLE_SRC)
+            snprintf(name, sizeof(name), "src%d", slot - TSR_MD_MULTIPLE_SRC);
+        append_md(a, slot >= TSR_MD_MULTIPLE_SRC ? name : names[slot], md,
+                  pd->user_asked_any[slot]);
     }
 }
 
@@ -278,8 +275,13 @@ static void append_attrs(appender_t *a, const struct tsr_primitive_attr *attr) {
 }
 
 /* oneDNN's verbose problem form: only the spatial dims the problem has. */
-static void append_conv_problem(appender_t *a,
-                                const struct tsr_primitive_desc *pd) {
+void tsr_verbose_conv_problem(const struct tsr_primitive_desc *pd, char *buf,
+                              size_t len) {
+    appender_t app = {buf, len, 0}, *a = &app;
+    buf[0] = '\0';
+    append(a, "alg:%s,",
+           pd->op.conv.alg_kind == tsr_convolution_auto ? "convolution_auto"
+                                                        : "convolution_direct");
     if (conv_with_groups(pd))
         append(a, "mb%lld_g%lldic%lldoc%lld", (long long)conv_MB(pd),
                (long long)conv_G(pd), (long long)conv_IC(pd),
@@ -310,8 +312,11 @@ static void append_dims(appender_t *a, const tsr_memory_desc_t *md) {
 }
 
 /* benchdnn's ip descriptor: mbXicX[idX][ihX]iwXocX (spatial when any). */
-static void append_ip_problem(appender_t *a,
-                              const struct tsr_primitive_desc *pd) {
+void tsr_verbose_ip_problem(const struct tsr_primitive_desc *pd, char *buf,
+                            size_t len) {
+    appender_t app = {buf, len, 0}, *a = &app;
+    buf[0] = '\0';
+    append(a, ",");
     static const char *const spatial[] = {"id", "ih", "iw"};
     const tsr_memory_desc_t *src = &pd->op.ip.src_desc;
     append(a, "mb%lldic%lld", (long long)ip_MB(pd), (long long)ip_IC(pd));
@@ -321,21 +326,38 @@ static void append_ip_problem(appender_t *a,
     append(a, "oc%lld", (long long)ip_OC(pd));
 }
 
-static tsr_prop_kind_t op_prop_kind(const struct tsr_primitive_desc *pd) {
-    switch (pd->op.kind) {
-    case tsr_convolution:
-        return pd->op.conv.prop_kind;
-    case tsr_inner_product:
-        return pd->op.ip.prop_kind;
-    default:
-        return tsr_prop_kind_undef;
-    }
+/* src:weights:dst dims, as oneDNN prints matmul problems. */
+void tsr_verbose_matmul_problem(const struct tsr_primitive_desc *pd, char *buf,
+                                size_t len) {
+    appender_t app = {buf, len, 0}, *a = &app;
+    buf[0] = '\0';
+    append(a, ",");
+    append_dims(a, &pd->op.matmul.src_desc);
+    append(a, ":");
+    append_dims(a, &pd->op.matmul.weights_desc);
+    append(a, ":");
+    append_dims(a, &pd->op.matmul.dst_desc);
+}
+
+void tsr_verbose_dims_problem(const struct tsr_primitive_desc *pd, char *buf,
+                              size_t len) {
+    appender_t app = {buf, len, 0}, *a = &app;
+    buf[0] = '\0';
+    append(a, ",");
+    for (int slot = 0; slot < TSR_MD_COUNT; slot++)
+        if (!md_is_zero(&pd->md[slot])) {
+            append_dims(a, &pd->md[slot]);
+            break;
+        }
 }
 
 void tsr_verbose_fill_info(struct tsr_primitive_desc *pd) {
     appender_t a = {pd->info, sizeof(pd->info), 0};
     pd->info[0] = '\0';
-    append(&a, "%s,", prop_kind2str(op_prop_kind(pd)));
+    const tsr_prim_kind_info_t *kind = tsr_prim_kind_info(pd->op.kind);
+    append(&a, "%s,",
+           prop_kind2str(kind ? kind->prop_kind(&pd->op)
+                              : tsr_prop_kind_undef));
 
     char part[sizeof(pd->info)];
     appender_t p = {part, sizeof(part), 0};
@@ -348,32 +370,11 @@ void tsr_verbose_fill_info(struct tsr_primitive_desc *pd) {
     append_attrs(&p, &pd->attr);
     append(&a, "%s,", part);
 
-    switch (pd->op.kind) {
-    case tsr_convolution:
-        append(&a, "alg:%s,",
-               pd->op.conv.alg_kind == tsr_convolution_auto
-                       ? "convolution_auto"
-                       : "convolution_direct");
-        append_conv_problem(&a, pd);
-        break;
-    case tsr_inner_product:
-        append(&a, ",");
-        append_ip_problem(&a, pd);
-        break;
-    case tsr_matmul:
-        /* src:weights:dst dims, as oneDNN prints matmul problems. */
-        append(&a, ",");
-        append_dims(&a, &pd->op.matmul.src_desc);
-        append(&a, ":");
-        append_dims(&a, &pd->op.matmul.weights_desc);
-        append(&a, ":");
-        append_dims(&a, &pd->op.matmul.dst_desc);
-        break;
-    default:
-        append(&a, ",");
-        append_dims(&a, &pd->md[TSR_MD_SRC]);
-        break;
-    }
+    if (kind && kind->verbose_problem)
+        kind->verbose_problem(pd, part, sizeof(part));
+    else
+        tsr_verbose_dims_problem(pd, part, sizeof(part));
+    append(&a, "%s", part);
 }
 
 void tsr_verbose_print(const char *stage, const struct tsr_primitive_desc *pd,

@@ -13,6 +13,17 @@ int tsr_verbose_level(void);
 double tsr_time_ms(void);
 /* Fills pd->info from the op desc, mds and attributes. */
 void tsr_verbose_fill_info(struct tsr_primitive_desc *pd);
+/* The AUX,PRB part of a line ("alg:convolution_direct,mb2_ic3...",
+ * ",2x16x7x7"): kinds' verbose_problem entries. */
+void tsr_verbose_conv_problem(const struct tsr_primitive_desc *pd, char *buf,
+                              size_t len);
+void tsr_verbose_ip_problem(const struct tsr_primitive_desc *pd, char *buf,
+                            size_t len);
+void tsr_verbose_matmul_problem(const struct tsr_primitive_desc *pd, char *buf,
+                                size_t len);
+/* The dims of the first argument. */
+void tsr_verbose_dims_problem(const struct tsr_primitive_desc *pd, char *buf,
+                              size_t len);
 void tsr_verbose_print(const char *stage, const struct tsr_primitive_desc *pd,
                        double ms);
 
