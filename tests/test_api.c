@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/primitive.h"
 #include "conv_test_util.h"
 
 static tsr_engine_t engine;
@@ -301,6 +302,76 @@ static void test_conv_desc_errors(void) {
                  tsr_success);
     CHECK(desc.primitive_kind == tsr_convolution &&
           desc.accum_data_type == tsr_f32 && desc.padding_r[1] == 0);
+}
+
+/* Arguments by id: what a convolution pd takes, reads and writes, and the
+ * forward hint a backward pd is created with. */
+static void test_arg_queries(void) {
+    conv_shape_t s = tiny_conv();
+    tsr_convolution_desc_t desc;
+    CHECK_STATUS(conv_desc_make(&s, &desc), tsr_success);
+    tsr_primitive_desc_t pd = NULL;
+    CHECK_STATUS(tsr_primitive_desc_create(&pd, &desc, NULL, engine),
+                 tsr_success);
+    const int inputs[] = {TSR_ARG_SRC, TSR_ARG_WEIGHTS, TSR_ARG_BIAS};
+    for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+        CHECK(tsr_primitive_desc_query_arg_usage(pd, inputs[i]) ==
+              tsr_arg_input);
+        CHECK(tsr_primitive_desc_query_arg_md(pd, inputs[i]) != NULL);
+    }
+    CHECK(tsr_primitive_desc_query_arg_usage(pd, TSR_ARG_DST) ==
+          tsr_arg_output);
+    CHECK(tsr_primitive_desc_query_arg_md(pd, TSR_ARG_DST) ==
+          tsr_primitive_desc_query_md(pd, tsr_query_dst_md));
+    const int absent[] = {TSR_ARG_DIFF_SRC,
+                          TSR_ARG_WORKSPACE,
+                          TSR_ARG_SRC_1,
+                          TSR_ARG_MULTIPLE_SRC + 1,
+                          TSR_ARG_MEAN,
+                          9999,
+                          -1};
+    for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+        CHECK(tsr_primitive_desc_query_arg_usage(pd, absent[i]) ==
+              tsr_arg_unused);
+        CHECK(tsr_primitive_desc_query_arg_md(pd, absent[i]) == NULL);
+    }
+    CHECK(tsr_primitive_desc_query_md(pd, tsr_query_diff_dst_md) == NULL);
+    CHECK(tsr_primitive_desc_query_md(pd, tsr_query_workspace_md) == NULL);
+    CHECK(tsr_primitive_desc_query_md(pd, (tsr_query_t)1000) == NULL);
+    CHECK(tsr_primitive_desc_query_arg_md(NULL, TSR_ARG_SRC) == NULL);
+    CHECK(tsr_primitive_desc_query_arg_usage(NULL, TSR_ARG_SRC) ==
+          tsr_arg_unused);
+
+    /* A hint must be a forward pd of the same kind. */
+    tsr_primitive_desc_t other = NULL;
+    CHECK_STATUS(tsr_primitive_desc_create_with_hint(&other, &desc, NULL,
+                                                     engine, pd),
+                 tsr_success);
+    CHECK(other && other->hint_fwd && other->hint_fwd != pd);
+    tsr_primitive_desc_t clone = NULL;
+    CHECK_STATUS(tsr_primitive_desc_clone(&clone, other), tsr_success);
+    CHECK(clone && clone->hint_fwd && clone->hint_fwd != other->hint_fwd);
+    tsr_primitive_desc_destroy(clone);
+    tsr_primitive_desc_destroy(other);
+
+    tsr_memory_desc_t md;
+    const tsr_dim_t dims[4] = {1, 1, 3, 3};
+    tsr_memory_desc_init_by_tag(&md, 4, dims, tsr_f32, "abcd");
+    tsr_primitive_desc_t reorder = NULL;
+    CHECK_STATUS(tsr_reorder_primitive_desc_create(&reorder, &md, engine, &md,
+                                                   engine, NULL),
+                 tsr_success);
+    other = NULL;
+    CHECK_STATUS(tsr_primitive_desc_create_with_hint(&other, &desc, NULL,
+                                                     engine, reorder),
+                 tsr_invalid_arguments);
+    CHECK(other == NULL);
+    CHECK(tsr_primitive_desc_query_arg_usage(reorder, TSR_ARG_FROM) ==
+          tsr_arg_input);
+    CHECK(tsr_primitive_desc_query_arg_usage(reorder, TSR_ARG_WEIGHTS) ==
+          tsr_arg_unused);
+    tsr_primitive_desc_destroy(reorder);
+    tsr_primitive_desc_destroy(pd);
 }
 
 static void test_pd_errors(void) {
@@ -646,6 +717,7 @@ int main(void) {
     test_post_ops_errors();
     test_conv_desc_errors();
     test_pd_errors();
+    test_arg_queries();
     test_conv_end_to_end();
     test_execute_errors();
     test_isa_and_verbose();
