@@ -302,6 +302,38 @@ static void test_zero_pad(void) {
     CHECK(bad == 0);
 }
 
+/* The public zero-padding call on a user buffer: padding zeroed, logical
+ * bytes kept. */
+static void test_memory_zero_pad(void) {
+    tsr_engine_t engine = NULL;
+    if (!CHECK(tsr_engine_create(&engine, tsr_cpu, 0) == tsr_success))
+        return;
+    const tsr_dim_t dims[4] = {N, C, H, W};
+    const tsr_memory_desc_t md = make_md(4, dims, tsr_s8, "aBcd16b");
+    static uint8_t buf[N * 32 * H * W];
+    memset(buf, 0xFF, sizeof(buf));
+    tsr_memory_t mem = NULL;
+    CHECK(tsr_memory_create(&mem, &md, engine, buf) == tsr_success);
+    CHECK(tsr_memory_zero_pad(mem) == tsr_success);
+    int bad = 0;
+    for (tsr_dim_t nn = 0; nn < N; nn++)
+        for (tsr_dim_t c = 0; c < 32; c++)
+            for (tsr_dim_t h = 0; h < H; h++)
+                for (tsr_dim_t w = 0; w < W; w++) {
+                    const tsr_dim_t pos[4] = {nn, c, h, w};
+                    bad += buf[md_off_v(&md, pos)] != (c < C ? 0xFF : 0);
+                }
+    CHECK(bad == 0);
+    CHECK(tsr_memory_zero_pad(NULL) == tsr_invalid_arguments);
+    tsr_memory_t empty = NULL;
+    CHECK(tsr_memory_create(&empty, &md, engine, TSR_MEMORY_NONE) ==
+          tsr_success);
+    CHECK(tsr_memory_zero_pad(empty) == tsr_invalid_arguments);
+    tsr_memory_destroy(empty);
+    tsr_memory_destroy(mem);
+    tsr_engine_destroy(engine);
+}
+
 static void test_memory_objects(void) {
     tsr_engine_t engine = NULL;
     tsr_stream_t stream = NULL;
@@ -368,5 +400,6 @@ int main(void) {
     test_bad_input();
     test_zero_pad();
     test_memory_objects();
+    test_memory_zero_pad();
     return check_failures() != 0;
 }

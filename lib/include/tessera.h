@@ -233,6 +233,11 @@ TSR_API tsr_status_t tsr_memory_get_data_handle(const_tsr_memory_t memory,
 TSR_API tsr_status_t tsr_memory_set_data_handle(tsr_memory_t memory,
                                                 void *handle);
 TSR_API tsr_status_t tsr_memory_destroy(tsr_memory_t memory);
+/* Writes zeros into the padded area of a blocked layout (the elements
+ * inside padded_dims but outside dims, which every primitive keeps zero);
+ * logical elements are left as they are. Nothing to do for unpadded
+ * layouts. tsr_invalid_arguments for a memory without a buffer. */
+TSR_API tsr_status_t tsr_memory_zero_pad(tsr_memory_t memory);
 
 /* ------------------------------------------------------------------------ */
 /* Algorithms and propagation kinds                                          */

@@ -82,6 +82,13 @@ tsr_status_t tsr_memory_set_data_handle(tsr_memory_t memory, void *handle) {
     return tsr_success;
 }
 
+tsr_status_t tsr_memory_zero_pad(tsr_memory_t memory) {
+    if (!memory || !memory->data)
+        return tsr_invalid_arguments;
+    md_zero_pad(&memory->md, memory->data);
+    return tsr_success;
+}
+
 tsr_status_t tsr_memory_destroy(tsr_memory_t memory) {
     if (!memory)
         return tsr_success;
