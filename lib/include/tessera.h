@@ -317,6 +317,7 @@ typedef enum {
     tsr_post_op_sum = 1,
     tsr_post_op_eltwise = 2,
     tsr_post_op_binary = 3,
+    tsr_post_op_prelu = 4,
 } tsr_post_op_kind_t;
 
 typedef struct tsr_post_ops *tsr_post_ops_t;
@@ -346,6 +347,13 @@ TSR_API tsr_status_t
 tsr_post_ops_append_binary(tsr_post_ops_t post_ops, tsr_alg_kind_t alg,
                            const tsr_memory_desc_t *src1_desc);
 
+/* result = result > 0 ? result : w[idx] * result, where the f32 weights w
+ * are passed at execution as TSR_ARG_ATTR_MULTIPLE_POST_OP(index) |
+ * TSR_ARG_WEIGHTS: one value per index of the dst dims in `mask` (bit d =
+ * dim d; 0: one value for all), dense, row-major over those dims. */
+TSR_API tsr_status_t tsr_post_ops_append_prelu(tsr_post_ops_t post_ops,
+                                               int mask);
+
 TSR_API tsr_status_t tsr_post_ops_get_params_sum(const_tsr_post_ops_t post_ops,
                                                  int index, float *scale,
                                                  int32_t *zero_point,
@@ -356,6 +364,8 @@ TSR_API tsr_status_t tsr_post_ops_get_params_eltwise(
 TSR_API tsr_status_t tsr_post_ops_get_params_binary(
         const_tsr_post_ops_t post_ops, int index, tsr_alg_kind_t *alg,
         const tsr_memory_desc_t **src1_desc);
+TSR_API tsr_status_t tsr_post_ops_get_params_prelu(
+        const_tsr_post_ops_t post_ops, int index, int *mask);
 
 /* ------------------------------------------------------------------------ */
 /* Attributes                                                                */
@@ -394,8 +404,9 @@ TSR_API tsr_status_t
 tsr_primitive_attr_set_output_scales(tsr_primitive_attr_t attr, tsr_dim_t count,
                                      int mask, const float *scales);
 
-/* Per-argument (v3.x) scales: `arg` is TSR_ARG_SRC, TSR_ARG_WEIGHTS or
- * TSR_ARG_DST (TSR_ARG_FROM for reorder's source...). The f32 values are
+/* Per-argument (v3.x) scales: `arg` is TSR_ARG_SRC, TSR_ARG_WEIGHTS,
+ * TSR_ARG_DST (TSR_ARG_FROM for reorder's source...) or TSR_ARG_SRC_1
+ * (binary's second source; TSR_ARG_SRC_0 is TSR_ARG_SRC). The f32 values are
  * passed at execution as TSR_ARG_ATTR_SCALES | arg, one per index of the
  * dims in `mask` (dense, row-major over those dims). Convolution computes
  *   dst = post_ops(src_scale * wei_scale[oc] * acc + bias) / dst_scale. */
@@ -618,10 +629,15 @@ typedef struct {
 } tsr_binary_desc_t;
 
 /* dst = alg(src0, src1) (tsr_binary_*; comparisons give 1 or 0), where
- * each dim of src1 equals src0's or is 1 (broadcast). dst has src0's dims
- * and may be "any" (src0's layout). Scales on TSR_ARG_SRC_0 / TSR_ARG_SRC_1
- * multiply each source first; post-ops apply last. In place when dst is
- * src0's memory (same type and layout). */
+ * each dim of src1 (and of src0) equals dst's or is 1 (broadcast); all
+ * three have the same rank. Each tensor may have its own data type and
+ * layout; src1 "any" takes src0's layout, dst "any" src0's layout with
+ * dst's data type. Common scales (mask 0) on TSR_ARG_SRC_0 / TSR_ARG_SRC_1
+ * multiply each source first; post-ops (sum, eltwise, binary) apply last;
+ * integer dst is rounded per the round mode and saturated. In place when
+ * dst is src0's memory (same type and layout). Returns
+ * tsr_invalid_arguments for sources that do not broadcast to dst, ranks
+ * that differ, or an algorithm that is not a binary one. */
 TSR_API tsr_status_t tsr_binary_desc_init(tsr_binary_desc_t *binary_desc,
                                           tsr_alg_kind_t alg_kind,
                                           const tsr_memory_desc_t *src0_desc,
@@ -640,16 +656,21 @@ typedef struct {
     tsr_memory_desc_t diff_dst_desc;
 } tsr_prelu_desc_t;
 
-/* dst = src > 0 ? src : weights * src, where each dim of weights equals
- * src's or is 1 (broadcast). weights may be "any"; dst may be "any"
- * (src's layout). */
+/* dst = src > 0 ? src : weights * src, where weights have src's rank and
+ * each of their dims equals src's or is 1 (broadcast). Any data types
+ * (integer dst rounded per the round mode and saturated). weights "any"
+ * are plain (abcd...), dst "any" takes src's layout. */
 TSR_API tsr_status_t tsr_prelu_forward_desc_init(
         tsr_prelu_desc_t *prelu_desc, tsr_prop_kind_t prop_kind,
         const tsr_memory_desc_t *src_desc,
         const tsr_memory_desc_t *weights_desc,
         const tsr_memory_desc_t *dst_desc);
 /* diff_src = diff_dst * (src > 0 ? 1 : weights); diff_weights = the sum of
- * diff_dst * min(src, 0) over the dims weights broadcast. */
+ * diff_dst * min(src, 0) over the dims weights broadcast, with the same
+ * bits whatever the number of threads. The descriptor's prop_kind is
+ * tsr_backward_data. Floating data types (f32, bf16, f16); others are
+ * tsr_unimplemented at primitive creation. "any": weights plain, diff_src
+ * and diff_dst src's layout, diff_weights the weights'. */
 TSR_API tsr_status_t tsr_prelu_backward_desc_init(
         tsr_prelu_desc_t *prelu_desc, const tsr_memory_desc_t *src_desc,
         const tsr_memory_desc_t *weights_desc,
@@ -669,12 +690,17 @@ typedef struct {
 
 /* Channel shuffle along `axis` with groups of `group_size`: with A the
  * axis size and G the group size, dst[(a % G) * (A / G) + a / G] = src[a].
- * A must be a multiple of G. dst may be "any" (src's layout). */
+ * A must be a multiple of G; src and dst have the same dims and data type
+ * (any of them). dst may be NULL or "any" (src's layout). Attributes:
+ * scratchpad mode only. */
 TSR_API tsr_status_t tsr_shuffle_forward_desc_init(
         tsr_shuffle_desc_t *shuffle_desc, tsr_prop_kind_t prop_kind,
         const tsr_memory_desc_t *src_desc, const tsr_memory_desc_t *dst_desc,
         int axis, tsr_dim_t group_size);
-/* The inverse permutation, from diff_dst to diff_src. */
+/* The inverse permutation, from diff_dst to diff_src (the descriptor
+ * holds them in src_desc / dst_desc; executed as TSR_ARG_DIFF_DST and
+ * TSR_ARG_DIFF_SRC). diff_src may be NULL or "any" (diff_dst's layout). A
+ * forward pd as hint is accepted but not needed. */
 TSR_API tsr_status_t tsr_shuffle_backward_desc_init(
         tsr_shuffle_desc_t *shuffle_desc,
         const tsr_memory_desc_t *diff_src_desc,
@@ -684,16 +710,21 @@ TSR_API tsr_status_t tsr_shuffle_backward_desc_init(
  * created directly (as reorder's), and their sources are passed at
  * execution as TSR_ARG_MULTIPLE_SRC + i. */
 /* dst = sum over i of scales[i] * src_i, for 1 <= n <= TSR_MAX_MULTIPLE_SRC
- * sources of the same dims (any data types and layouts). `dst_desc` NULL or
- * "any": src 0's data type, and its layout (or plain for "any" sources). In
- * place when dst is source 0's memory. */
+ * sources of the same dims (any data types and layouts; not "any"),
+ * computed in f32, then rounded to nearest even and saturated into dst.
+ * `dst_desc` NULL: source 0's data type and layout; "any": its own data
+ * type (source 0's when undefined) in source 0's layout. In place when dst
+ * is source 0's memory. Attributes: scratchpad mode only. */
 TSR_API tsr_status_t tsr_sum_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *dst_desc,
         int n, const float *scales, const tsr_memory_desc_t *src_descs,
         const_tsr_primitive_attr_t attr, tsr_engine_t engine);
 /* dst = the sources one after another along `concat_dimension`; every other
- * dim must agree. `dst_desc` NULL or "any": source 0's data type and a
- * layout of the sources' kind. */
+ * dim must agree (1 <= n <= TSR_MAX_MULTIPLE_SRC, sources not "any"). Each
+ * source is converted to dst's data type (rounded to nearest even,
+ * saturated). `dst_desc` NULL: source 0's data type; NULL or "any": source
+ * 0's layout when it is plain, the plain "abc..." when it is blocked.
+ * Attributes: scratchpad mode only. */
 TSR_API tsr_status_t tsr_concat_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *dst_desc,
         int n, int concat_dimension, const tsr_memory_desc_t *src_descs,

@@ -11,17 +11,22 @@ static int mask_is_valid(int mask) {
     return mask >= 0 && mask < (1 << TSR_MAX_NDIMS);
 }
 
+static const int arg_of_qarg[TSR_QARG_COUNT] = {
+        [TSR_QARG_SRC] = TSR_ARG_SRC,
+        [TSR_QARG_WEIGHTS] = TSR_ARG_WEIGHTS,
+        [TSR_QARG_DST] = TSR_ARG_DST,
+        [TSR_QARG_SRC_1] = TSR_ARG_SRC_1,
+};
+
 int tsr_qarg_from_arg(int arg) {
-    switch (arg) {
-    case TSR_ARG_SRC:
-        return TSR_QARG_SRC;
-    case TSR_ARG_WEIGHTS:
-        return TSR_QARG_WEIGHTS;
-    case TSR_ARG_DST:
-        return TSR_QARG_DST;
-    default:
-        return -1;
-    }
+    for (int q = 0; q < TSR_QARG_COUNT; q++)
+        if (arg_of_qarg[q] == arg)
+            return q;
+    return -1;
+}
+
+int tsr_qarg_arg(int qarg) {
+    return qarg >= 0 && qarg < TSR_QARG_COUNT ? arg_of_qarg[qarg] : -1;
 }
 
 void tsr_attr_init_default(struct tsr_primitive_attr *attr) {

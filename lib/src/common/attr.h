@@ -23,24 +23,36 @@ typedef struct {
             tsr_alg_kind_t alg;
             tsr_memory_desc_t src1_desc;
         } binary;
+        struct {
+            int mask; /* dst dims the weights vary along */
+        } prelu;
     };
 } tsr_post_op_t;
+
+/* The prelu post-op on one value with its weight. */
+static inline float tsr_prelu_post_op(float v, float w) {
+    return v > 0.f ? v : w * v;
+}
 
 struct tsr_post_ops {
     int len;
     tsr_post_op_t entry[TSR_MAX_POST_OPS];
 };
 
-/* Arguments that can carry scales or zero points. */
+/* Arguments that can carry scales or zero points (SRC is also binary's
+ * SRC_0). */
 typedef enum {
     TSR_QARG_SRC = 0,
     TSR_QARG_WEIGHTS,
     TSR_QARG_DST,
+    TSR_QARG_SRC_1,
     TSR_QARG_COUNT,
 } tsr_qarg_t;
 
-/* Maps TSR_ARG_SRC/WEIGHTS/DST to a tsr_qarg_t; -1 for others. */
+/* Maps TSR_ARG_SRC/WEIGHTS/DST/SRC_1 to a tsr_qarg_t; -1 for others. */
 int tsr_qarg_from_arg(int arg);
+/* The execution argument (TSR_ARG_*) of a tsr_qarg_t: the inverse. */
+int tsr_qarg_arg(int qarg);
 
 typedef struct {
     int set; /* the user asked for this argument's scales / zero points */
@@ -76,6 +88,18 @@ int tsr_attr_has_default_values(const struct tsr_primitive_attr *attr);
 /* y = eltwise(alg, x; alpha, beta), unscaled. Shared by every
  * implementation's scalar path. */
 float tsr_eltwise_fwd(tsr_alg_kind_t alg, float x, float alpha, float beta);
+/* The algorithm a *_use_dst_for_bwd algorithm computes forward (others
+ * unchanged), and whether alg's backward pass reads dst instead of src. */
+tsr_alg_kind_t tsr_eltwise_fwd_alg(tsr_alg_kind_t alg);
+int tsr_eltwise_bwd_uses_dst(tsr_alg_kind_t alg);
+/* The alpha and beta the math uses: the v2.x meaning of a value v3.x
+ * rejects (soft_relu alpha 0 is 1). hardswish with alpha = beta = 0 is
+ * v2.x's x relu6(x + 3) / 6, computed as such by every implementation. */
+void tsr_eltwise_resolve_params(tsr_alg_kind_t alg, float *alpha, float *beta);
+/* diff_src = dd * f'(v) for eltwise alg, v being the source, or the
+ * destination for the *_use_dst_for_bwd algorithms. NaN for round. */
+float tsr_eltwise_bwd(tsr_alg_kind_t alg, float dd, float v, float alpha,
+                      float beta);
 /* dst = alg(a, b). */
 float tsr_binary_fwd(tsr_alg_kind_t alg, float a, float b);
 /* 1 when alg is a supported eltwise / binary algorithm. */

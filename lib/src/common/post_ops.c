@@ -102,6 +102,17 @@ tsr_status_t tsr_post_ops_append_binary(tsr_post_ops_t post_ops,
     return tsr_success;
 }
 
+tsr_status_t tsr_post_ops_append_prelu(tsr_post_ops_t post_ops, int mask) {
+    if (!post_ops || post_ops->len >= TSR_MAX_POST_OPS || mask < 0 ||
+        mask >= (1 << TSR_MAX_NDIMS))
+        return tsr_invalid_arguments;
+    tsr_post_op_t *e = &post_ops->entry[post_ops->len];
+    e->kind = tsr_post_op_prelu;
+    e->prelu.mask = mask;
+    post_ops->len++;
+    return tsr_success;
+}
+
 tsr_status_t tsr_post_ops_get_params_sum(const_tsr_post_ops_t post_ops,
                                          int index, float *scale,
                                          int32_t *zero_point,
@@ -139,5 +150,14 @@ tsr_post_ops_get_params_binary(const_tsr_post_ops_t post_ops, int index,
         return tsr_invalid_arguments;
     *alg = e->binary.alg;
     *src1_desc = &e->binary.src1_desc;
+    return tsr_success;
+}
+
+tsr_status_t tsr_post_ops_get_params_prelu(const_tsr_post_ops_t post_ops,
+                                           int index, int *mask) {
+    const tsr_post_op_t *e = entry_of_kind(post_ops, index, tsr_post_op_prelu);
+    if (!e || !mask)
+        return tsr_invalid_arguments;
+    *mask = e->prelu.mask;
     return tsr_success;
 }

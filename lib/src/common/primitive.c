@@ -98,33 +98,57 @@ static int values_arg_ok(const tsr_exec_ctx_t *ctx, int arg, tsr_dim_t count,
            md->blocking.inner_nblks == 0 && md->blocking.strides[0] == 1;
 }
 
-static const tsr_md_slot_t slot_of_qarg[TSR_QARG_COUNT] = {
-        TSR_MD_SRC, TSR_MD_WEIGHTS, TSR_MD_DST};
-static const int arg_of_qarg[TSR_QARG_COUNT] = {TSR_ARG_SRC, TSR_ARG_WEIGHTS,
-                                                TSR_ARG_DST};
+/* Prelu post-op weights: `count` f32 values, dense and row-major over
+ * their dims (any rank, e.g. 1D or dst's rank with 1s where the mask has
+ * no bit), which is how the epilogue indexes them. */
+static int prelu_weights_arg_ok(const tsr_exec_ctx_t *ctx, int arg,
+                                tsr_dim_t count) {
+    tsr_memory_t mem = tsr_ctx_memory(ctx, arg);
+    if (!mem || !mem->data)
+        return 0;
+    const tsr_memory_desc_t *md = &mem->md;
+    if (md->data_type != tsr_f32 ||
+        md->format_kind != tsr_format_kind_blocked || md->offset0 != 0 ||
+        md->blocking.inner_nblks != 0)
+        return 0;
+    tsr_dim_t row_major_stride = 1;
+    for (int d = md->ndims - 1; d >= 0; d--) {
+        if (md->dims[d] != 1 && md->blocking.strides[d] != row_major_stride)
+            return 0;
+        row_major_stride *= md->dims[d];
+    }
+    return row_major_stride == count;
+}
 
 static int attr_args_ok(const struct tsr_primitive_desc *pd,
                         const tsr_exec_ctx_t *ctx) {
     const struct tsr_primitive_attr *attr = &pd->attr;
     for (int q = 0; q < TSR_QARG_COUNT; q++) {
-        const tsr_memory_desc_t *md = &pd->md[slot_of_qarg[q]];
+        const int arg = tsr_qarg_arg(q);
+        const tsr_memory_desc_t *md = &pd->md[tsr_arg_slot(arg)];
         if (attr->scales[q].set) {
             tsr_dim_t n =
                     tsr_mask_nelems(attr->scales[q].mask, md->ndims, md->dims);
-            if (!values_arg_ok(ctx, TSR_ARG_ATTR_SCALES | arg_of_qarg[q], n,
-                               tsr_f32))
+            if (!values_arg_ok(ctx, TSR_ARG_ATTR_SCALES | arg, n, tsr_f32))
                 return 0;
         }
         if (attr->zero_points[q].set) {
             tsr_dim_t n = tsr_mask_nelems(attr->zero_points[q].mask, md->ndims,
                                           md->dims);
-            if (!values_arg_ok(ctx, TSR_ARG_ATTR_ZERO_POINTS | arg_of_qarg[q],
-                               n, tsr_s32))
+            if (!values_arg_ok(ctx, TSR_ARG_ATTR_ZERO_POINTS | arg, n, tsr_s32))
                 return 0;
         }
     }
     for (int i = 0; i < attr->post_ops.len; i++) {
         const tsr_post_op_t *e = &attr->post_ops.entry[i];
+        if (e->kind == tsr_post_op_prelu) {
+            const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
+            if (!prelu_weights_arg_ok(
+                        ctx, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_WEIGHTS,
+                        tsr_mask_nelems(e->prelu.mask, dst->ndims, dst->dims)))
+                return 0;
+            continue;
+        }
         if (e->kind != tsr_post_op_binary)
             continue;
         int arg = TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_SRC_1;

@@ -86,9 +86,7 @@ static tsr_status_t find_impl(struct tsr_primitive_desc *pd, int start) {
  * when the primitive has no such argument. */
 static const tsr_memory_desc_t *qarg_md(const struct tsr_primitive_desc *pd,
                                         int qarg) {
-    static const tsr_md_slot_t slot_of[TSR_QARG_COUNT] = {
-            TSR_MD_SRC, TSR_MD_WEIGHTS, TSR_MD_DST};
-    const tsr_memory_desc_t *md = &pd->md[slot_of[qarg]];
+    const tsr_memory_desc_t *md = &pd->md[tsr_arg_slot(tsr_qarg_arg(qarg))];
     return md_is_zero(md) ? NULL : md;
 }
 
@@ -117,6 +115,8 @@ static int post_op_fits(const tsr_post_op_t *e, const tsr_memory_desc_t *dst) {
                 return 0;
         return 1;
     }
+    case tsr_post_op_prelu:
+        return e->prelu.mask >= 0 && (e->prelu.mask >> dst->ndims) == 0;
     default:
         return 0;
     }

@@ -6,12 +6,23 @@
 
 extern const tsr_prim_kind_info_t tsr_reorder_kind, tsr_convolution_kind,
         tsr_inner_product_kind, tsr_matmul_kind;
+extern const tsr_prim_kind_info_t tsr_sum_kind, tsr_concat_kind,
+        tsr_shuffle_kind;
+
+extern const tsr_prim_kind_info_t tsr_binary_kind, tsr_prelu_kind;
+extern const tsr_prim_kind_info_t tsr_eltwise_kind;
 
 static const tsr_prim_kind_info_t *const kinds[] = {
         &tsr_reorder_kind,
         &tsr_convolution_kind,
         &tsr_inner_product_kind,
         &tsr_matmul_kind,
+        &tsr_sum_kind,
+        &tsr_concat_kind,
+        &tsr_shuffle_kind,
+        &tsr_binary_kind,
+        &tsr_prelu_kind,
+        &tsr_eltwise_kind,
 };
 
 const tsr_prim_kind_info_t *tsr_prim_kind_info(tsr_primitive_kind_t kind) {

@@ -76,6 +76,20 @@ const char *tsr_alg_kind2str(tsr_alg_kind_t alg) {
         return "hardswish";
     case tsr_eltwise_hardsigmoid:
         return "hardsigmoid";
+    case tsr_eltwise_relu_use_dst_for_bwd:
+        return "relu_dst";
+    case tsr_eltwise_tanh_use_dst_for_bwd:
+        return "tanh_dst";
+    case tsr_eltwise_elu_use_dst_for_bwd:
+        return "elu_dst";
+    case tsr_eltwise_sqrt_use_dst_for_bwd:
+        return "sqrt_dst";
+    case tsr_eltwise_logistic_use_dst_for_bwd:
+        return "logistic_dst";
+    case tsr_eltwise_exp_use_dst_for_bwd:
+        return "exp_dst";
+    case tsr_eltwise_clip_v2_use_dst_for_bwd:
+        return "clip_v2_dst";
     case tsr_binary_add:
         return "add";
     case tsr_binary_mul:

@@ -218,6 +218,9 @@ static void append_post_op(appender_t *a, const tsr_post_op_t *e) {
                tsr_data_type2str(e->binary.src1_desc.data_type),
                binary_mask(&e->binary.src1_desc));
         break;
+    case tsr_post_op_prelu:
+        append(a, "prelu:%d", e->prelu.mask);
+        break;
     default:
         append(a, "undef");
         break;
@@ -226,7 +229,12 @@ static void append_post_op(appender_t *a, const tsr_post_op_t *e) {
 
 static void append_q(appender_t *a, const char *what,
                      const tsr_runtime_q_t q[TSR_QARG_COUNT]) {
-    static const char *names[TSR_QARG_COUNT] = {"src0", "wei", "dst"};
+    static const char *names[TSR_QARG_COUNT] = {
+            [TSR_QARG_SRC] = "src0",
+            [TSR_QARG_WEIGHTS] = "wei",
+            [TSR_QARG_DST] = "dst",
+            [TSR_QARG_SRC_1] = "src1",
+    };
     int first = 1;
     for (int i = 0; i < TSR_QARG_COUNT; i++) {
         if (!q[i].set)
@@ -349,6 +357,19 @@ void tsr_verbose_dims_problem(const struct tsr_primitive_desc *pd, char *buf,
             append_dims(a, &pd->md[slot]);
             break;
         }
+}
+
+void tsr_verbose_multi_dims_problem(const char *aux,
+                                    const tsr_memory_desc_t *const *mds, int n,
+                                    char *buf, size_t len) {
+    appender_t app = {buf, len, 0}, *a = &app;
+    buf[0] = '\0';
+    append(a, "%s,", aux ? aux : "");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            append(a, ":");
+        append_dims(a, mds[i]);
+    }
 }
 
 void tsr_verbose_fill_info(struct tsr_primitive_desc *pd) {

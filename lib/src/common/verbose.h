@@ -24,6 +24,11 @@ void tsr_verbose_matmul_problem(const struct tsr_primitive_desc *pd, char *buf,
 /* The dims of the first argument. */
 void tsr_verbose_dims_problem(const struct tsr_primitive_desc *pd, char *buf,
                               size_t len);
+/* "AUX,A0xA1:B0xB1...": `aux` (may be NULL) and the dims of each of the n
+ * descriptors, benchdnn's multi-dims form (binary, prelu, concat). */
+void tsr_verbose_multi_dims_problem(const char *aux,
+                                    const tsr_memory_desc_t *const *mds, int n,
+                                    char *buf, size_t len);
 void tsr_verbose_print(const char *stage, const struct tsr_primitive_desc *pd,
                        double ms);
 

@@ -15,11 +15,11 @@
 
 #define CHUNK 256
 
-static void qindex_init(tsr_epilogue_qindex_t *q, int mask,
-                        const tsr_memory_desc_t *dst_md) {
+static void qindex_init(tsr_epilogue_qindex_t *q, int mask, int ndims,
+                        const tsr_dim_t *dims) {
     q->mask = mask;
-    for (int d = 0; d < dst_md->ndims; d++)
-        q->dims[d] = dst_md->dims[d];
+    for (int d = 0; d < ndims; d++)
+        q->dims[d] = dims[d];
 }
 
 /* The fused plan when the problem is the common case (see the header). */
@@ -101,7 +101,8 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
             return tsr_unimplemented;
         ep->with_oscale = 1;
         ep->oscales = attr->output_scales.values;
-        qindex_init(&ep->oscale_idx, attr->output_scales.mask, dst_md);
+        qindex_init(&ep->oscale_idx, attr->output_scales.mask, nd,
+                    dst_md->dims);
     }
     if (attr->scales[TSR_QARG_SRC].set) {
         if (attr->scales[TSR_QARG_SRC].mask != 0)
@@ -119,15 +120,15 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
         if (attr->scales[TSR_QARG_DST].mask >> nd)
             return tsr_unimplemented;
         ep->with_dst_scale = 1;
-        qindex_init(&ep->dst_scale_idx, attr->scales[TSR_QARG_DST].mask,
-                    dst_md);
+        qindex_init(&ep->dst_scale_idx, attr->scales[TSR_QARG_DST].mask, nd,
+                    dst_md->dims);
     }
     if (attr->zero_points[TSR_QARG_DST].set) {
         if (attr->zero_points[TSR_QARG_DST].mask >> nd)
             return tsr_unimplemented;
         ep->with_dst_zp = 1;
-        qindex_init(&ep->dst_zp_idx, attr->zero_points[TSR_QARG_DST].mask,
-                    dst_md);
+        qindex_init(&ep->dst_zp_idx, attr->zero_points[TSR_QARG_DST].mask, nd,
+                    dst_md->dims);
     }
     ep->post_ops = &attr->post_ops;
     for (int i = 0; i < attr->post_ops.len; i++) {
@@ -140,6 +141,10 @@ tsr_status_t tsr_epilogue_init(tsr_epilogue_t *ep,
             break;
         case tsr_post_op_binary:
             if (e->binary.src1_desc.ndims != nd)
+                return tsr_unimplemented;
+            break;
+        case tsr_post_op_prelu:
+            if (e->prelu.mask >> nd)
                 return tsr_unimplemented;
             break;
         default:
@@ -164,10 +169,15 @@ void tsr_epilogue_resolve(const tsr_epilogue_t *ep, const tsr_exec_ctx_t *ctx,
         rt->dst_scales = tsr_ctx_data(ctx, TSR_ARG_ATTR_SCALES | TSR_ARG_DST);
     if (ep->with_dst_zp)
         rt->dst_zp = tsr_ctx_data(ctx, TSR_ARG_ATTR_ZERO_POINTS | TSR_ARG_DST);
-    for (int i = 0; i < ep->post_ops->len; i++)
-        if (ep->post_ops->entry[i].kind == tsr_post_op_binary)
+    for (int i = 0; i < ep->post_ops->len; i++) {
+        const tsr_post_op_kind_t kind = ep->post_ops->entry[i].kind;
+        if (kind == tsr_post_op_binary)
             rt->bin_src1[i] = tsr_ctx_data(
                     ctx, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_SRC_1);
+        else if (kind == tsr_post_op_prelu)
+            rt->prelu_weights[i] = tsr_ctx_data(
+                    ctx, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_WEIGHTS);
+    }
     rt->use_avx2 = tsr_mayiuse(tsr_cpu_isa_avx2);
     rt->use_avx512 = tsr_mayiuse(tsr_cpu_isa_avx512_core);
 }
@@ -198,6 +208,9 @@ int tsr_epilogue_uniform_along(const tsr_epilogue_t *ep, int dim) {
     for (int i = 0; i < ep->post_ops->len; i++) {
         const tsr_post_op_t *e = &ep->post_ops->entry[i];
         if (e->kind == tsr_post_op_binary && e->binary.src1_desc.dims[dim] != 1)
+            return 0;
+        if (e->kind == tsr_post_op_prelu && (e->prelu.mask & bit) &&
+            ep->dims[dim] != 1)
             return 0;
     }
     return 1;
@@ -429,6 +442,21 @@ static void binary_post_op(const tsr_epilogue_rt_t *rt, const tsr_post_op_t *e,
     }
 }
 
+static void prelu_post_op(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
+                          const tsr_post_op_t *e, const float *weights,
+                          float *v, const chunk_t *c, float *tmp) {
+    tsr_epilogue_qindex_t q;
+    qindex_init(&q, e->prelu.mask, ep->ndims, ep->dims);
+    const operand_t w = masked_f32(&q, ep->ndims, weights, c, tmp);
+    const int64_t n = c->len;
+    if (rt->use_avx2) {
+        tsr_epilogue_prelu_avx2(v, n, w.vec, w.common);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        v[i] = tsr_prelu_post_op(v[i], w.vec ? w.vec[i] : w.common);
+}
+
 static void store(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
                   const float *v, int64_t n, void *dst_base, int64_t dst_off,
                   int64_t dst_stride) {
@@ -475,6 +503,8 @@ static void apply_chunk(const tsr_epilogue_t *ep, const tsr_epilogue_rt_t *rt,
             eltwise_post_op(rt, e, v, n);
         else if (e->kind == tsr_post_op_binary)
             binary_post_op(rt, e, rt->bin_src1[k], v, c, tmp);
+        else if (e->kind == tsr_post_op_prelu)
+            prelu_post_op(ep, rt, e, rt->prelu_weights[k], v, c, tmp);
     }
     if (ep->with_dst_scale) {
         const operand_t s = masked_f32(&ep->dst_scale_idx, ep->ndims,

@@ -7,23 +7,24 @@
  * logical dst dim that is the channel (1 for convolution and inner product,
  * ndims - 1 for matmul); it returns tsr_unimplemented for what it cannot do
  * (src scales not common, weights scales the caller could not describe,
- * post-ops other than sum/eltwise/binary); dst, bias and binary src1 may
- * have any layout (only offsets are taken from them). Source and weights
- * zero points belong to the reduction and are the caller's business. Per
- * execution, tsr_epilogue_resolve fetches the runtime values (bias, scales,
- * zero points, binary src1) from the exec ctx. tsr_epilogue_apply_row takes
+ * post-ops other than sum/eltwise/binary/prelu); dst, bias and binary src1
+ * may have any layout (only offsets are taken from them). Source and
+ * weights zero points belong to the reduction and are the caller's
+ * business. Per execution, tsr_epilogue_resolve fetches the runtime values
+ * (bias, scales, zero points, binary src1, prelu weights) from the exec
+ * ctx. tsr_epilogue_apply_row takes
  * a run of n consecutive accumulators of one dst row - the logical points
  * pos0, pos0 + e, ..., pos0 + (n - 1) e with e the unit step along logical
  * dim inner_dim - and stores them at dst elements dst_off0 + i * dst_stride
  * (element offsets into dst_base, of the dst data type). Each value goes
  * through exactly the steps and order of ref_convolution.c: legacy output
  * scales oscale * (acc + bias), or per-argument ((acc * src_scale) *
- * wei_scale) + bias, or acc + bias; post-ops sum / eltwise / binary in
- * order; / dst_scale; + dst_zp; round per the attr round mode, saturate and
- * store. The acc run is used as work space (its contents are undefined
- * afterwards) and may be the dst run itself (f32 dst, dst_stride 1) unless
- * tsr_epilogue_reads_dst says a sum post-op needs the old dst values. All
- * calls are thread-safe on distinct runs. */
+ * wei_scale) + bias, or acc + bias; post-ops sum / eltwise / binary /
+ * prelu in order; / dst_scale; + dst_zp; round per the attr round mode,
+ * saturate and store. The acc run is used as work space (its contents are
+ * undefined afterwards) and may be the dst run itself (f32 dst, dst_stride 1)
+ * unless tsr_epilogue_reads_dst says a sum post-op needs the old dst values.
+ * All calls are thread-safe on distinct runs. */
 #ifndef TSR_CPU_COMMON_EPILOGUE_F32_H
 #define TSR_CPU_COMMON_EPILOGUE_F32_H
 
@@ -115,6 +116,7 @@ typedef struct {
     const float *src_scales, *wei_scales, *dst_scales;
     const int32_t *dst_zp;
     const void *bin_src1[TSR_MAX_POST_OPS];
+    const float *prelu_weights[TSR_MAX_POST_OPS];
     int use_avx2, use_avx512; /* looked up once: calls come per tile */
 } tsr_epilogue_rt_t;
 
@@ -204,6 +206,9 @@ void tsr_epilogue_mul_avx2(float *v, int64_t n, const float *vec, float common);
 void tsr_epilogue_add_avx2(float *v, int64_t n, const float *vec, float common);
 /* v = scale * (v > 0 ? v : alpha * v) */
 void tsr_epilogue_relu_avx2(float *v, int64_t n, float alpha, float scale);
+/* v = v > 0 ? v : w * v, w from `vec` or `common` as above (prelu). */
+void tsr_epilogue_prelu_avx2(float *v, int64_t n, const float *vec,
+                             float common);
 /* The fused plan over m rows; dst rows (f32, stride 1) are also the old
  * values a sum reads. */
 void tsr_epilogue_fused_rows_avx2(const tsr_epilogue_fused_args_t *f,

@@ -44,6 +44,20 @@ void tsr_epilogue_relu_avx2(float *v, int64_t n, float alpha, float scale) {
         v[i] = scale * (v[i] > 0.f ? v[i] : alpha * v[i]);
 }
 
+void tsr_epilogue_prelu_avx2(float *v, int64_t n, const float *vec,
+                             float common) {
+    int64_t i = 0;
+    const __m256 c = _mm256_set1_ps(common), zero = _mm256_setzero_ps();
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = _mm256_loadu_ps(v + i);
+        const __m256 w = vec ? _mm256_loadu_ps(vec + i) : c;
+        const __m256 pos = _mm256_cmp_ps(x, zero, _CMP_GT_OQ);
+        _mm256_storeu_ps(v + i, _mm256_blendv_ps(_mm256_mul_ps(w, x), x, pos));
+    }
+    for (; i < n; i++)
+        v[i] = tsr_prelu_post_op(v[i], vec ? vec[i] : common);
+}
+
 void tsr_epilogue_sum_avx2(float *v, int64_t n, const float *old, float scale,
                            float zp) {
     int64_t i = 0;

@@ -52,6 +52,7 @@ typedef struct {
     const float *src_scales, *wei_scales, *dst_scales;
     const int32_t *src_zp, *wei_zp, *dst_zp;
     const void *bin_src1[TSR_MAX_POST_OPS];
+    const float *prelu_weights[TSR_MAX_POST_OPS];
 } ref_conv_t;
 
 static int data_types_ok(const struct tsr_primitive_desc *pd) {
@@ -75,7 +76,7 @@ static int attr_ok(const struct tsr_primitive_desc *pd) {
     for (int i = 0; i < attr->post_ops.len; i++) {
         tsr_post_op_kind_t kind = attr->post_ops.entry[i].kind;
         if (kind != tsr_post_op_sum && kind != tsr_post_op_eltwise &&
-            kind != tsr_post_op_binary)
+            kind != tsr_post_op_binary && kind != tsr_post_op_prelu)
             return 0;
     }
     return 1;
@@ -230,6 +231,13 @@ static float apply_post_ops(const ref_conv_t *r, float v, tsr_dim_t dst_off,
             v = tsr_binary_fwd(e->binary.alg, v, b);
             break;
         }
+        case tsr_post_op_prelu: {
+            const tsr_memory_desc_t *dst = r->dst_md;
+            v = tsr_prelu_post_op(
+                    v, r->prelu_weights[i][tsr_mask_index(
+                               e->prelu.mask, dst->ndims, dst->dims, dpos)]);
+            break;
+        }
         default:
             break;
         }
@@ -296,10 +304,15 @@ static void ref_conv_setup(ref_conv_t *r, const struct tsr_primitive_desc *pd,
                          TSR_ARG_ATTR_ZERO_POINTS, TSR_ARG_WEIGHTS);
     r->dst_zp = q_values(ctx, attr->zero_points[TSR_QARG_DST].set,
                          TSR_ARG_ATTR_ZERO_POINTS, TSR_ARG_DST);
-    for (int i = 0; i < attr->post_ops.len; i++)
-        if (attr->post_ops.entry[i].kind == tsr_post_op_binary)
+    for (int i = 0; i < attr->post_ops.len; i++) {
+        const tsr_post_op_kind_t kind = attr->post_ops.entry[i].kind;
+        if (kind == tsr_post_op_binary)
             r->bin_src1[i] = tsr_ctx_data(
                     ctx, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_SRC_1);
+        else if (kind == tsr_post_op_prelu)
+            r->prelu_weights[i] = tsr_ctx_data(
+                    ctx, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_WEIGHTS);
+    }
 }
 
 static tsr_status_t ref_conv_execute(const struct tsr_primitive_desc *pd,

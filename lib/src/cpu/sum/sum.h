@@ -1,0 +1,44 @@
+/* Sum implementations and what they share. */
+#ifndef TSR_CPU_SUM_SUM_H
+#define TSR_CPU_SUM_SUM_H
+
+#include "common/primitive.h"
+
+extern const tsr_impl_t tsr_ref_sum_impl;
+extern const tsr_impl_t tsr_simple_sum_dense_impl;
+extern const tsr_impl_t tsr_sum_f32_avx2_impl;
+extern const tsr_impl_t tsr_sum_f32_avx512_impl;
+
+/* Below this many elements one thread does the whole sum. */
+enum { SUM_PARALLEL_MIN = 1 << 15 };
+
+/* The checks and choices every sum implementation makes first: default
+ * attributes (scratchpad mode aside), dst "any" resolved to source 0's
+ * layout. */
+tsr_status_t sum_init_common(struct tsr_primitive_desc *pd);
+
+/* 1 when every source and dst share one dense layout (so the buffers are
+ * walked as flat arrays of sum_dense_nelems elements), and, with f32_only,
+ * all of them are f32. */
+int sum_is_dense(const struct tsr_primitive_desc *pd, int f32_only);
+tsr_dim_t sum_dense_nelems(const struct tsr_primitive_desc *pd);
+
+/* dst[j] = scales[0] * srcs[0][j] + ... + scales[n-1] * srcs[n-1][j] for
+ * j < len, multiplied and added in that order (no fused multiply-add, so
+ * every implementation gives the reference's bits). `stream` asks for
+ * stores that bypass the caches (dst is not read again soon). */
+typedef void (*sum_f32_kernel_t)(float *dst, const float *const *srcs,
+                                 const float *scales, int n, tsr_dim_t len,
+                                 int stream);
+void sum_f32_avx2(float *dst, const float *const *srcs, const float *scales,
+                  int n, tsr_dim_t len, int stream);
+void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
+                    int n, tsr_dim_t len, int stream);
+
+/* Runs `kernel` over the dense f32 buffers of the pd, threads on
+ * contiguous chunks. */
+tsr_status_t sum_f32_dense_execute(const struct tsr_primitive_desc *pd,
+                                   const tsr_exec_ctx_t *ctx,
+                                   sum_f32_kernel_t kernel);
+
+#endif
