@@ -31,7 +31,24 @@ void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len) {
         if (!used[c])
             spatial[n++] = (char)('a' + c);
     spatial[n] = '\0';
-    snprintf(out, len, "%.*s%s%s", (int)(x - tag), tag, spatial, x + 1);
+    /* Letters of dims the tensor does not have drop out: abx is "a" for
+     * one dim, as oneDNN reads it. */
+    char resolved[64];
+    size_t pos = 0;
+    for (size_t i = 0;
+         i < strlen(tag) && pos + TSR_MAX_NDIMS + 1 < sizeof(resolved); i++) {
+        if (tag + i == x) {
+            for (int k = 0; k < n; k++)
+                resolved[pos++] = spatial[k];
+            continue;
+        }
+        const int c = tolower((unsigned char)tag[i]) - 'a';
+        if (i < outer && c >= ndims)
+            continue;
+        resolved[pos++] = tag[i];
+    }
+    resolved[pos] = '\0';
+    snprintf(out, len, "%s", resolved);
 }
 
 int bench_tag_is_valid(const char *tag) {

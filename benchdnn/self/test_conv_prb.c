@@ -169,7 +169,9 @@ static void test_shapes_and_tags(void) {
             {"axb", "4", "acdb"},        {"axb", "3", "acb"},
             {"abx", "5", "abcde"},       {"xba", "4", "cdba"},
             {"aBx16b", "5", "aBcde16b"}, {"ABx16a16b", "3", "ABc16a16b"},
-            {"nChw8c", "4", "nChw8c"},   {"any", "4", "any"}};
+            {"nChw8c", "4", "nChw8c"},   {"any", "4", "any"},
+            {"abx", "1", "a"},           {"axb", "1", "a"},
+            {"axb", "2", "ab"},          {"xba", "1", "a"}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         bench_resolve_tag(cases[i][0], cases[i][1][0] - '0', tag, sizeof(tag));
         CHECK(!strcmp(tag, cases[i][2]));
