@@ -4,21 +4,37 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "binary/binary.h"
 #include "common/batch.h"
 #include "common/benchdnn.h"
 #include "common/dnn_mem.h"
 #include "common/parser.h"
+#include "concat/concat.h"
 #include "conv/conv.h"
+#include "eltwise/eltwise.h"
 #include "ip/ip.h"
 #include "matmul/matmul.h"
+#include "prelu/prelu.h"
+#include "reorder/reorder.h"
+#include "shuffle/shuffle.h"
+#include "sum/sum.h"
+#include "zeropad/zeropad.h"
 
 static const bench_driver_t drivers[] = {
         {"conv", conv_bench},
         {"ip", ip_bench},
         {"matmul", matmul_bench},
+        {"eltwise", eltwise_bench},
+        {"binary", binary_bench},
+        {"prelu", prelu_bench},
+        {"reorder", reorder_bench},
+        {"zeropad", zeropad_bench},
+        {"sum", sum_bench},
+        {"concat", concat_bench},
+        {"shuffle", shuffle_bench},
 };
 
-/* oneDNN drivers Tessera does not have: named in a clearer message. */
+/* oneDNN's drivers: those not in drivers[] get a clearer message. */
 static const char *const onednn_only_drivers[] = {
         "binary",    "bnorm",   "brgemm",     "concat", "deconv", "eltwise",
         "gnorm",     "graph",   "lnorm",      "lrn",    "pool",   "prelu",
@@ -66,11 +82,28 @@ static const bench_driver_t *find_driver(const char *tok) {
 }
 
 static int is_onednn_only_driver(const char *tok) {
+    if (strncmp(tok, "--", 2) != 0 || find_driver(tok))
+        return 0;
     for (size_t i = 0; i < COUNT_OF(onednn_only_drivers); i++)
-        if (strncmp(tok, "--", 2) == 0 &&
-            strcmp(tok + 2, onednn_only_drivers[i]) == 0)
+        if (strcmp(tok + 2, onednn_only_drivers[i]) == 0)
             return 1;
     return 0;
+}
+
+/* "--conv, --ip, --matmul and --eltwise" (`last` joins the last two). */
+static void driver_list(const char *last, char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < COUNT_OF(drivers) && used < len; i++) {
+        const char *sep = i == 0                      ? ""
+                          : i + 1 == COUNT_OF(drivers) ? last
+                                                       : ", ";
+        int n = snprintf(buf + used, len - used, "%s--%s", sep,
+                         drivers[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
 }
 
 static int is_help(const char *tok) {
@@ -95,17 +128,21 @@ int main(int argc, char **argv) {
         driver = find_driver(argv[i]);
         if (driver || parse_common_option(argv[i]))
             continue;
-        if (is_onednn_only_driver(argv[i]))
+        char list[256];
+        if (is_onednn_only_driver(argv[i])) {
+            driver_list(" and ", list, sizeof(list));
             bench_usage_error("unknown driver '%s': Tessera's benchdnn has "
-                              "--conv, --ip and --matmul only",
-                              argv[i]);
+                              "%s only",
+                              argv[i], list);
+        }
         bench_usage_error("unknown driver or option '%s' (see --help)",
                           argv[i]);
     }
-    if (!driver)
-        bench_usage_error(
-                "no driver given (expected --conv, --ip or --matmul, see "
-                "--help)");
+    if (!driver) {
+        char list[256];
+        driver_list(" or ", list, sizeof(list));
+        bench_usage_error("no driver given (expected %s, see --help)", list);
+    }
     for (int j = i; j < argc; j++) {
         if (is_help(argv[j])) {
             print_usage(stdout);

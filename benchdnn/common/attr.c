@@ -90,9 +90,11 @@ tsr_alg_kind_t str2binary_alg(const char *s) {
     return find_alg(binary_names, COUNT_OF(binary_names), s);
 }
 
-static const char *const policy_names[] = {"common",     "per_oc",
-                                           "per_dim_0",  "per_dim_1",
-                                           "per_dim_01", "per_tensor"};
+/* In bench_policy_t order. */
+static const char *const policy_names[] = {
+        "common",     "per_oc",      "per_dim_0", "per_dim_1",
+        "per_dim_01", "per_tensor",  "per_dim_2", "per_dim_3",
+        "per_dim_23", "per_dim_023", "per_dim_03"};
 
 const char *policy2str(bench_policy_t p) {
     return (unsigned)p < COUNT_OF(policy_names) ? policy_names[p] : "undef";
@@ -377,8 +379,7 @@ int attr_try_parse_zero_points(bench_attr_t *attr, const char *value,
 /* oneDNN post-ops Tessera has no implementation for. */
 static int is_unsupported_post_op(const char *name) {
     size_t len = strlen(name);
-    if (!strcmp(name, "prelu") || !strcmp(name, "dw") ||
-        !strncmp(name, "dw_k", 4))
+    if (!strcmp(name, "dw") || !strncmp(name, "dw_k", 4))
         return 1;
     if (len > 4 && !strcmp(name + len - 4, "_dst")) {
         char base[64];
@@ -464,6 +465,12 @@ static int parse_post_op(char *item, bench_post_op_t *po) {
         if (nf > 2 && parse_binary_policy(f[2], &po->policy) != 0)
             return -1;
         if (nf > 3 && parse_binary_tag(f[3], po->tag, sizeof(po->tag)) != 0)
+            return -1;
+        return 0;
+    }
+    if (!strcmp(name, "prelu")) {
+        po->kind = tsr_post_op_prelu;
+        if (nf > 2 || (nf == 2 && str2policy(f[1], &po->policy) != 0))
             return -1;
         return 0;
     }
@@ -629,6 +636,11 @@ static void post_op_to_str(const bench_post_op_t *po, char *buf, size_t len) {
             appendf(buf, len, ":%s", po->tag);
         break;
     }
+    case tsr_post_op_prelu:
+        appendf(buf, len, "prelu");
+        if (po->policy != POLICY_COMMON)
+            appendf(buf, len, ":%s", policy2str(po->policy));
+        break;
     default:
         appendf(buf, len, "%s", po->text);
         break;

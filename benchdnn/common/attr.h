@@ -7,9 +7,11 @@
  *   --attr-scales=ARG:POLICY[:SCALE[*]][+...] (v3.x; ARG src|src:0|wei|dst)
  *   --attr-zero-points=ARG:POLICY[:ZP[*]][+...]
  *   --attr-post-ops=sum[:SCALE[:ZP[:DT]]]+ELTWISE[:ALPHA[:BETA[:SCALE]]]
- *                   +BINALG:DT[:POLICY[:TAG]][+...]   ('' or none: empty)
+ *                   +BINALG:DT[:POLICY[:TAG]]+prelu[:POLICY][+...]
+ *                   ('' or none: empty)
  *   --attr-round-mode=nearest|down                   (Tessera's own)
- * POLICY: common, per_oc, per_dim_0, per_dim_1, per_dim_01, per_tensor. */
+ * POLICY: common, per_oc, per_dim_0, per_dim_1, per_dim_01, per_dim_2,
+ * per_dim_3, per_dim_23, per_dim_023, per_dim_03, per_tensor. */
 #ifndef BENCHDNN_COMMON_ATTR_H
 #define BENCHDNN_COMMON_ATTR_H
 
@@ -25,6 +27,11 @@ typedef enum {
     POLICY_PER_DIM_1,
     POLICY_PER_DIM_01,
     POLICY_PER_TENSOR,
+    POLICY_PER_DIM_2,
+    POLICY_PER_DIM_3,
+    POLICY_PER_DIM_23,
+    POLICY_PER_DIM_023,
+    POLICY_PER_DIM_03,
 } bench_policy_t;
 
 const char *policy2str(bench_policy_t p);
@@ -54,10 +61,10 @@ typedef struct {
     float alpha, beta;     /* eltwise */
     int32_t zero_point;    /* sum */
     tsr_data_type_t dt;    /* sum: dst reinterpretation; binary: src1 type */
-    bench_policy_t policy; /* binary broadcast */
+    bench_policy_t policy; /* binary broadcast, prelu weights' dims */
     char tag[16];          /* binary src1 tag, "any" = plain */
     /* kind tsr_post_op_undef: a valid oneDNN post-op Tessera lacks (dw_*,
-     * prelu, *_dst eltwise), kept as written so the problem can be
+     * *_dst eltwise), kept as written so the problem can be
      * reported SKIPPED instead of failing the whole batch. */
     char text[48];
 } bench_post_op_t;
@@ -145,10 +152,19 @@ int64_t attr_mask_index(int mask, int ndims, const int64_t *dims,
 /* TSR_ARG_SRC, TSR_ARG_WEIGHTS or TSR_ARG_DST. */
 int attr_qarg2tsr(bench_qarg_t arg);
 
-/* Binary post-op src1 dims for a dst of `ndims` dims by policy
- * (data_oc_last as attr_policy_mask). */
+/* Binary post-op src1 dims (and prelu post-op weights dims) for a dst of
+ * `ndims` dims by policy (data_oc_last as attr_policy_mask). */
 void attr_binary_src1_dims(bench_policy_t policy, int ndims, int data_oc_last,
                            const int64_t *dst_dims, int64_t *src1_dims);
+
+/* Prelu post-op weights, as the prelu driver fills its weights: 2^k / 8
+ * (k 0..6), one in ten negative; exact factors for an f32 reference. */
+float attr_prelu_weight_value(int64_t i);
+/* The library memory descriptor of prelu post-op weights with `mask` over
+ * a dst of `ndims` dims: f32, dst's rank with 1 where the mask has no bit,
+ * dense row-major. */
+tsr_status_t attr_prelu_weights_md(int mask, int ndims, const int64_t *dst_dims,
+                                   tsr_memory_desc_t *md);
 
 /* Builds the library attributes. `dst_ndims`/`dst_dims` size the legacy
  * output scales and binary src1; `wei_oc_mask` is the weights mask for
@@ -168,8 +184,8 @@ float ref_binary(tsr_alg_kind_t alg, float a, float b);
 /* Applies the post-op chain to `v` at dst logical point `pos`. `dst_old`
  * is the f32 value dst held before execution (for sum, already decoded
  * with the sum data type). `bin_src1[i]` are dense row-major f32 arrays of
- * each binary post-op's src1 dims (NULL for non-binary entries);
- * data_oc_last as attr_policy_mask. */
+ * each binary post-op's src1 dims, or of each prelu post-op's weights
+ * dims (NULL for other entries); data_oc_last as attr_policy_mask. */
 float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
                    const int64_t *dst_dims, const int64_t *pos,
                    float *const *bin_src1, int data_oc_last);

@@ -1,103 +1,14 @@
 /* Reference math of post-ops, written from the definitions (in double)
- * and independent of the library's kernels. */
+ * and independent of the library's kernels; eltwise entries use the
+ * eltwise driver's reference. */
 #include <math.h>
 
 #include "attr.h"
+#include "eltwise/eltwise.h"
 
-/* log(1 + e^x) without overflow for large x. */
-static double soft_relu(double x) {
-    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-}
-
-static double logistic(double x) {
-    if (x >= 0)
-        return 1 / (1 + exp(-x));
-    const double e = exp(x);
-    return e / (1 + e);
-}
-
-static double clamp(double x, double lo, double hi) {
-    return x < lo ? lo : x > hi ? hi : x;
-}
-
-float ref_eltwise(tsr_alg_kind_t alg, float xf, float alpha_f, float beta_f) {
-    const double x = xf, alpha = alpha_f, beta = beta_f;
-    double y;
-    switch (alg) {
-    case tsr_eltwise_relu:
-        y = x > 0 ? x : alpha * x;
-        break;
-    case tsr_eltwise_tanh:
-        y = tanh(x);
-        break;
-    case tsr_eltwise_elu:
-        y = x > 0 ? x : alpha * expm1(x);
-        break;
-    case tsr_eltwise_square:
-        y = x * x;
-        break;
-    case tsr_eltwise_abs:
-        y = fabs(x);
-        break;
-    case tsr_eltwise_sqrt:
-        y = sqrt(x);
-        break;
-    case tsr_eltwise_linear:
-        y = alpha * x + beta;
-        break;
-    case tsr_eltwise_bounded_relu:
-        y = clamp(x, 0, alpha);
-        break;
-    case tsr_eltwise_soft_relu:
-        y = soft_relu(x);
-        break;
-    case tsr_eltwise_logistic:
-        y = logistic(x);
-        break;
-    case tsr_eltwise_exp:
-        y = exp(x);
-        break;
-    case tsr_eltwise_gelu_tanh: {
-        const double sqrt_2_over_pi = 0.79788456080286535588;
-        y = 0.5 * x * (1 + tanh(sqrt_2_over_pi * (x + 0.044715 * x * x * x)));
-        break;
-    }
-    case tsr_eltwise_swish:
-        y = x * logistic(alpha * x);
-        break;
-    case tsr_eltwise_log:
-        y = log(x);
-        break;
-    case tsr_eltwise_clip:
-    case tsr_eltwise_clip_v2:
-        y = clamp(x, alpha, beta);
-        break;
-    case tsr_eltwise_pow:
-        y = alpha * pow(x, beta);
-        break;
-    case tsr_eltwise_gelu_erf:
-        y = 0.5 * x * (1 + erf(x / sqrt(2.0)));
-        break;
-    case tsr_eltwise_round:
-        y = nearbyint(x);
-        break; /* ties to even */
-    case tsr_eltwise_logsigmoid:
-        y = -soft_relu(-x);
-        break;
-    case tsr_eltwise_mish:
-        y = x * tanh(soft_relu(x));
-        break;
-    case tsr_eltwise_hardswish:
-        y = x * clamp(alpha * x + beta, 0, 1);
-        break;
-    case tsr_eltwise_hardsigmoid:
-        y = clamp(alpha * x + beta, 0, 1);
-        break;
-    default:
-        y = NAN;
-        break;
-    }
-    return (float)y;
+/* The eltwise driver's math (double), rounded once to f32. */
+float ref_eltwise(tsr_alg_kind_t alg, float x, float alpha, float beta) {
+    return (float)eltwise_ref_fwd(alg, x, alpha, beta);
 }
 
 float ref_binary(tsr_alg_kind_t alg, float a, float b) {
@@ -161,6 +72,13 @@ float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
                                                               dst_dims, pos)]
                                     : 0.f;
             v = ref_binary(po->alg, v, b);
+            break;
+        }
+        case tsr_post_op_prelu: {
+            /* The weights broadcast over dst like a binary src1. */
+            const float w = bin_src1[i][src1_offset(
+                    po->policy, ndims, data_oc_last, dst_dims, pos)];
+            v = v > 0 ? v : w * v;
             break;
         }
         default:

@@ -23,6 +23,16 @@ int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
         return (1 << 0) | (1 << 1);
     case POLICY_PER_TENSOR:
         return (1 << ndims) - 1;
+    case POLICY_PER_DIM_2:
+        return 1 << 2;
+    case POLICY_PER_DIM_3:
+        return 1 << 3;
+    case POLICY_PER_DIM_23:
+        return (1 << 2) | (1 << 3);
+    case POLICY_PER_DIM_023:
+        return (1 << 0) | (1 << 2) | (1 << 3);
+    case POLICY_PER_DIM_03:
+        return (1 << 0) | (1 << 3);
     }
     return 0;
 }
@@ -72,6 +82,19 @@ void attr_binary_src1_dims(bench_policy_t policy, int ndims, int data_oc_last,
     const int mask = attr_policy_mask(policy, QARG_DST, ndims, 0, data_oc_last);
     for (int d = 0; d < ndims; d++)
         src1_dims[d] = (mask & (1 << d)) ? dst_dims[d] : 1;
+}
+
+float attr_prelu_weight_value(int64_t i) {
+    const float w = ldexpf(1.f, (int)(i % 7) - 3);
+    return i % 10 == 3 ? -w : w;
+}
+
+tsr_status_t attr_prelu_weights_md(int mask, int ndims, const int64_t *dst_dims,
+                                   tsr_memory_desc_t *md) {
+    tsr_dims_t dims;
+    for (int d = 0; d < ndims; d++)
+        dims[d] = (mask & (1 << d)) ? dst_dims[d] : 1;
+    return tsr_memory_desc_init_by_strides(md, ndims, dims, tsr_f32, NULL);
 }
 
 static tsr_status_t set_output_scales(tsr_primitive_attr_t a,
@@ -130,6 +153,11 @@ static tsr_status_t build_post_ops(tsr_primitive_attr_t a,
             break;
         case tsr_post_op_binary:
             st = append_binary(ops, po, ndims, data_oc_last, dst_dims);
+            break;
+        case tsr_post_op_prelu:
+            st = tsr_post_ops_append_prelu(
+                    ops, attr_policy_mask(po->policy, QARG_DST, ndims, 0,
+                                          data_oc_last));
             break;
         default:
             st = tsr_unimplemented;

@@ -76,12 +76,7 @@ static void cleanup(bench_run_t *r) {
     dnn_mem_t *mems[] = {&r->src, &r->wei, &r->bia, &r->dst, &r->scratchpad};
     for (size_t i = 0; i < sizeof(mems) / sizeof(mems[0]); i++)
         dnn_mem_free(mems[i]);
-    for (int i = 0; i < QARG_COUNT; i++) {
-        dnn_mem_free(&r->scales[i]);
-        dnn_mem_free(&r->zps[i]);
-    }
-    for (int i = 0; i < BENCH_MAX_POST_OPS; i++)
-        dnn_mem_free(&r->bin[i]);
+    bench_attr_mems_free(&r->attr_mems);
     bench_f32_free(&r->f);
     if (r->prim)
         tsr_primitive_destroy(r->prim);
@@ -92,22 +87,7 @@ static void cleanup(bench_run_t *r) {
 }
 
 int bench_run_create_pd(bench_run_t *r, const void *op_desc, res_t *res) {
-    tsr_status_t st =
-            tsr_primitive_desc_create(&r->pd, op_desc, r->attr, bench_engine());
-    if (st != tsr_success) {
-        r->pd = NULL;
-        bench_set_status_state(res, st, "primitive descriptor");
-        return 0;
-    }
-    while (!bench_impl_allowed(tsr_primitive_desc_impl_name(r->pd))) {
-        if (tsr_primitive_desc_next_impl(r->pd) != tsr_success) {
-            bench_set_state(res, STATE_SKIPPED, "skip-impl option hit");
-            return 0;
-        }
-    }
-    snprintf(res->impl_name, sizeof(res->impl_name), "%s",
-             tsr_primitive_desc_impl_name(r->pd));
-    return 1;
+    return bench_create_pd(&r->pd, op_desc, r->attr, NULL, 1, res);
 }
 
 const tsr_memory_desc_t *bench_run_md(const bench_run_t *r, tsr_query_t q) {
@@ -121,25 +101,15 @@ static double md_bytes(const bench_run_t *r, tsr_query_t q) {
 /* Bytes the problem needs: library memories and the harness' copies. */
 static size_t memory_estimate(const bench_run_t *r,
                               const bench_run_ops_t *ops) {
-    const tsr_query_t qs[] = {tsr_query_src_md, tsr_query_weights_md,
-                              tsr_query_bias_md, tsr_query_dst_md};
-    size_t bytes = 0;
-    for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-        bytes += tsr_memory_desc_get_size(bench_run_md(r, qs[i]));
-    size_t scratch = 0;
-    if (tsr_primitive_desc_query_scratchpad_size(r->pd, &scratch) ==
-        tsr_success)
-        bytes += scratch;
-    return bytes + (size_t)(ops->harness_elems(r) * sizeof(float));
+    return bench_pd_memory_bytes(r->pd) +
+           (size_t)(ops->harness_elems(r) * sizeof(float));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Memories and fills */
 
 static void add_arg(bench_run_t *r, int arg, const dnn_mem_t *m) {
-    r->args[r->nargs].arg = arg;
-    r->args[r->nargs].memory = m->mem;
-    r->nargs++;
+    bench_exec_args_add(r->args, &r->nargs, arg, m);
 }
 
 /* Creates the memory of `q`, fills it per `kind`, keeps the values as the
@@ -175,60 +145,6 @@ static void read_dst_old(bench_run_t *r) {
     }
 }
 
-static int make_quant_memory(bench_run_t *r, int64_t count, int is_zp, int qarg,
-                             dnn_mem_t *m) {
-    if (count < 0)
-        return 1;
-    tsr_memory_desc_t md;
-    float *values = bench_alloc_f32(count);
-    int ok = values &&
-             tsr_memory_desc_init_by_tag(&md, 1, &count,
-                                         is_zp ? tsr_s32 : tsr_f32,
-                                         "a") == tsr_success &&
-             dnn_mem_create(m, &md) == tsr_success;
-    if (ok) {
-        const bench_attr_t *a = r->battr;
-        for (int64_t i = 0; i < count; i++)
-            values[i] = is_zp ? (float)attr_zp_value(&a->zero_points[qarg], i)
-                              : attr_scale_value(&a->scales[qarg], i);
-        dnn_mem_from_f32(m, values);
-        add_arg(r,
-                (is_zp ? TSR_ARG_ATTR_ZERO_POINTS : TSR_ARG_ATTR_SCALES) |
-                        attr_qarg2tsr((bench_qarg_t)qarg),
-                m);
-    }
-    free(values);
-    return ok;
-}
-
-static int make_binary_memories(bench_run_t *r, const bench_run_ops_t *ops) {
-    const bench_attr_t *a = r->battr;
-    const_tsr_post_ops_t post_ops;
-    if (a->n_post_ops == 0)
-        return 1;
-    if (tsr_primitive_attr_get_post_ops(r->attr, &post_ops) != tsr_success)
-        return 0;
-    for (int i = 0; i < a->n_post_ops; i++) {
-        if (a->post_ops[i].kind != tsr_post_op_binary)
-            continue;
-        tsr_alg_kind_t alg;
-        const tsr_memory_desc_t *md;
-        if (tsr_post_ops_get_params_binary(post_ops, i, &alg, &md) !=
-            tsr_success)
-            return 0;
-        const int64_t n = tsr_memory_desc_nelems(md);
-        r->f.bin[i] = bench_alloc_f32(n);
-        if (!r->f.bin[i] || dnn_mem_create(&r->bin[i], md) != tsr_success)
-            return 0;
-        ops->fill_binary_src1(alg, md->data_type, i, r->f.bin[i], n);
-        dnn_mem_from_f32(&r->bin[i], r->f.bin[i]);
-        dnn_mem_to_f32(&r->bin[i], r->f.bin[i]);
-        add_arg(r, TSR_ARG_ATTR_MULTIPLE_POST_OP(i) | TSR_ARG_SRC_1,
-                &r->bin[i]);
-    }
-    return 1;
-}
-
 static int make_memories(bench_run_t *r, const bench_run_ops_t *ops) {
     if (!make_filled(r, tsr_query_src_md, BENCH_DATA_SRC, TSR_ARG_SRC, &r->src,
                      &r->f.src) ||
@@ -243,19 +159,12 @@ static int make_memories(bench_run_t *r, const bench_run_ops_t *ops) {
     if (!bench_f32_alloc_dst(&r->f, r->dst_nelems))
         return 0;
     read_dst_old(r);
-    if (r->battr->scratchpad_user) {
-        const tsr_memory_desc_t *md = bench_run_md(r, tsr_query_scratchpad_md);
-        if (md && tsr_memory_desc_get_size(md) > 0) {
-            if (dnn_mem_create(&r->scratchpad, md) != tsr_success)
-                return 0;
-            add_arg(r, TSR_ARG_SCRATCHPAD, &r->scratchpad);
-        }
-    }
-    for (int q = 0; q < QARG_COUNT; q++)
-        if (!make_quant_memory(r, r->scale_count[q], 0, q, &r->scales[q]) ||
-            !make_quant_memory(r, r->zp_count[q], 1, q, &r->zps[q]))
-            return 0;
-    return make_binary_memories(r, ops);
+    if (!bench_scratchpad_create(&r->scratchpad, r->pd, r->battr, r->args,
+                                 &r->nargs))
+        return 0;
+    return bench_attr_mems_create(
+            &r->attr_mems, r->battr, r->attr, r->scale_count, r->zp_count,
+            ops->fill_binary_src1, r->f.bin, r->args, &r->nargs);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -11,12 +11,13 @@
 #include <stdint.h>
 
 #include "common/attr.h"
+#include "common/bench_prim.h"
 #include "common/benchdnn.h"
 #include "common/dnn_mem.h"
 #include "common/fill_compare.h"
 #include "tessera.h"
 
-#define BENCH_RUN_MAX_ARGS (16 + BENCH_MAX_POST_OPS)
+#define BENCH_RUN_MAX_ARGS BENCH_EXEC_MAX_ARGS
 
 /* Sets res's state and reason. */
 void bench_set_state(res_t *res, res_state_t state, const char *fmt, ...)
@@ -86,8 +87,7 @@ typedef struct {
     void (*report_perf)(const bench_run_t *r, const char *repro, double ibytes,
                         double obytes, res_t *res);
     /* Values of binary post-op `index`'s second input. */
-    void (*fill_binary_src1)(tsr_alg_kind_t alg, tsr_data_type_t dt,
-                             int post_op_index, float *buf, int64_t n);
+    bench_fill_binary_src1_fn fill_binary_src1;
 } bench_run_ops_t;
 
 struct bench_run {
@@ -105,8 +105,7 @@ struct bench_run {
     tsr_primitive_desc_t pd;
     tsr_primitive_t prim;
     dnn_mem_t src, wei, bia, dst, scratchpad;
-    dnn_mem_t scales[QARG_COUNT], zps[QARG_COUNT];
-    dnn_mem_t bin[BENCH_MAX_POST_OPS];
+    bench_attr_mems_t attr_mems;
     bench_f32_t f;
     int nargs;
     tsr_exec_arg_t args[BENCH_RUN_MAX_ARGS];

@@ -37,8 +37,8 @@ void fill_int_values(float *buf, int64_t n, int lo, int hi, double density,
 }
 
 /* 1 when got matches expected under cfg's thresholds; fills diffs. */
-static int values_match(float exp, float got, const compare_cfg_t *cfg,
-                        float *diff, float *rdiff) {
+static int thresholds_match(float exp, float got, const compare_cfg_t *cfg,
+                            float *diff, float *rdiff) {
     *diff = fabsf(exp - got);
     *rdiff = exp != 0 ? *diff / fabsf(exp) : *diff;
     if (isnan(exp) || isnan(got))
@@ -46,6 +46,12 @@ static int values_match(float exp, float got, const compare_cfg_t *cfg,
     if (isinf(exp) || isinf(got))
         return exp == got; /* same infinity, same sign */
     return *diff <= cfg->abs_threshold || *rdiff <= cfg->threshold;
+}
+
+static int values_match(int64_t idx, float exp, float got,
+                        const compare_cfg_t *cfg, float *diff, float *rdiff) {
+    return thresholds_match(exp, got, cfg, diff, rdiff) ||
+           (cfg->accept && cfg->accept(cfg->accept_ctx, idx, exp, got));
 }
 
 static void print_mismatch(int64_t i, float exp, float got, float diff,
@@ -66,7 +72,7 @@ void compare_f32(const float *expected, const float *got, int64_t n,
 #pragma omp parallel for reduction(+ : errors, zeros) schedule(static) if (n > 16384)
     for (int64_t i = 0; i < n; i++) {
         float diff, rdiff;
-        errors += !values_match(expected[i], got[i], cfg, &diff, &rdiff);
+        errors += !values_match(i, expected[i], got[i], cfg, &diff, &rdiff);
         zeros += expected[i] == 0;
     }
 
@@ -74,7 +80,7 @@ void compare_f32(const float *expected, const float *got, int64_t n,
     int printed = 0;
     for (int64_t i = 0; i < n && errors > 0 && printed < max_print; i++) {
         float diff, rdiff;
-        if (values_match(expected[i], got[i], cfg, &diff, &rdiff))
+        if (values_match(i, expected[i], got[i], cfg, &diff, &rdiff))
             continue;
         print_mismatch(i, expected[i], got[i], diff, rdiff, cfg);
         printed++;

@@ -34,11 +34,16 @@ typedef struct {
     idx2str_fn idx2str;
     const void *idx_ctx;
     int max_print; /* mismatches printed (default 10 when 0) */
+    /* A driver's rule for a point the thresholds reject (NULL: none): 1
+     * accepts it. Called with accept_ctx and the point's dense index. */
+    int (*accept)(const void *ctx, int64_t idx, float exp, float got);
+    const void *accept_ctx;
 } compare_cfg_t;
 
 /* Compares got against expected (both dense f32, n points) and fills
  * res->errors, res->total and res->state (PASSED, FAILED or MISTRUSTED).
- * NaN equals NaN, infinities equal when the same sign. Failures print
+ * NaN equals NaN, infinities equal when the same sign; then cfg->accept
+ * decides. Failures print
  * "[IDX][COORDS] exp_f32:E got:G diff:D rdiff:R" lines. */
 void compare_f32(const float *expected, const float *got, int64_t n,
                  const compare_cfg_t *cfg, res_t *res);

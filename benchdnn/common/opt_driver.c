@@ -59,6 +59,8 @@ int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
     s->desc = desc;
     s->prb = prb;
     opt_lists_init(&s->lists, drv->defs, drv->ndefs);
+    if (drv->after_attr_from > 0)
+        s->lists.after_attr_from = drv->after_attr_from;
     const bench_driver_loop_t loop = {
             .state = s,
             .parse_option = loop_parse_option,

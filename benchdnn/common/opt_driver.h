@@ -16,6 +16,9 @@ typedef struct {
     const char *name; /* "ip" */
     const opt_def_t *defs;
     int ndefs;
+    /* Options from this index on vary faster than the --attr-* lists (0:
+     * none; see opt_lists_t). */
+    int after_attr_from;
     size_t desc_size, prb_size; /* of the driver's descriptor and problem */
     /* 0, or -1 with a message in err (a usage error). */
     int (*parse_desc)(const char *text, void *desc, char *err);

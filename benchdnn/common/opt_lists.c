@@ -1,22 +1,33 @@
 /* Driver options as multiplied comma lists (see opt_lists.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt_lists.h"
 #include "parser.h"
 
+/* Option k's default, itself a comma list ("0,0.25,-0.25"). */
+static void set_default(opt_lists_t *l, int k) {
+    const char *p = l->defs[k].dflt;
+    int n = 0;
+    do {
+        const size_t len = strcspn(p, ",");
+        snprintf(l->values[k][n++], OPT_VALUE_LEN, "%.*s", (int)len, p);
+        p += len;
+    } while (*p++ == ',' && n < BENCH_MAX_LIST);
+    l->n[k] = n;
+}
+
 static void set_defaults(opt_lists_t *l) {
-    for (int k = 0; k < l->ndefs; k++) {
-        l->n[k] = 1;
-        strncpy(l->values[k][0], l->defs[k].dflt, OPT_VALUE_LEN - 1);
-        l->values[k][0][OPT_VALUE_LEN - 1] = '\0';
-    }
+    for (int k = 0; k < l->ndefs; k++)
+        set_default(l, k);
 }
 
 void opt_lists_init(opt_lists_t *lists, const opt_def_t *defs, int ndefs) {
     memset(lists, 0, sizeof(*lists));
     lists->defs = defs;
     lists->ndefs = ndefs < OPT_MAX ? ndefs : OPT_MAX;
+    lists->after_attr_from = lists->ndefs;
     set_defaults(lists);
 }
 
@@ -47,6 +58,12 @@ int opt_lists_parse_try(opt_lists_t *lists, const char *tok, char *err) {
     if (k < 0)
         return 0;
     const opt_def_t *def = &lists->defs[k];
+    if (value[0] == '\0' && !strchr(tok, '='))
+        value = "true";     /* a bare flag: --inplace */
+    if (value[0] == '\0') { /* the default */
+        set_default(lists, k);
+        return 1;
+    }
     char items[BENCH_MAX_LIST][OPT_VALUE_LEN];
     int n = 0;
     for (const char *p = value;; n++) {
@@ -81,10 +98,18 @@ int opt_lists_count(const opt_lists_t *lists) {
 
 void opt_lists_get(const opt_lists_t *lists, int i, const char *values[OPT_MAX],
                    bench_attr_t *attr) {
+    for (int k = lists->ndefs - 1; k >= 0; k--) {
+        if (k < lists->after_attr_from)
+            continue;
+        values[k] = lists->values[k][i % lists->n[k]];
+        i /= lists->n[k];
+    }
     const int n_attr = attr_lists_count(&lists->attr);
     attr_lists_get(&lists->attr, i % n_attr, attr);
     i /= n_attr;
     for (int k = lists->ndefs - 1; k >= 0; k--) {
+        if (k >= lists->after_attr_from)
+            continue;
         values[k] = lists->values[k][i % lists->n[k]];
         i /= lists->n[k];
     }

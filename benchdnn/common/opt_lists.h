@@ -2,7 +2,9 @@
  * problems: a driver describes its options in a table (name, alias,
  * default, validator), the token loop feeds tokens to opt_lists_parse_try,
  * and combination i picks one value per option (the later option in the
- * table varying faster, --attr-* lists faster still). */
+ * table varying faster, --attr-* lists faster still, and the options from
+ * after_attr_from on fastest). An empty value (--alpha=) sets the
+ * default. */
 #ifndef BENCHDNN_COMMON_OPT_LISTS_H
 #define BENCHDNN_COMMON_OPT_LISTS_H
 
@@ -15,7 +17,8 @@
 typedef struct {
     const char *name;  /* "dt" for --dt= */
     const char *alias; /* another spelling ("bia_dt"), or NULL */
-    const char *dflt;  /* the value before any option and after --reset */
+    const char *dflt;  /* the value(s) before any option and after --reset:
+                          a comma list multiplies as given ones do */
     /* 0 when `value` is acceptable for --`option`, else -1 with a message
      * naming both in err. */
     int (*validate)(const char *option, const char *value, char *err);
@@ -24,6 +27,9 @@ typedef struct {
 typedef struct {
     const opt_def_t *defs;
     int ndefs; /* <= OPT_MAX */
+    /* defs[k] with k >= this vary faster than the --attr-* lists (oneDNN
+     * drivers iterate --inplace after the attributes); ndefs by default. */
+    int after_attr_from;
     int n[OPT_MAX];
     char values[OPT_MAX][BENCH_MAX_LIST][OPT_VALUE_LEN];
     bench_attr_lists_t attr;

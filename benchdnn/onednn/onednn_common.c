@@ -237,6 +237,10 @@ static int append_post_op(dnnl_post_ops_t ops, const bench_post_op_t *po,
                                              NULL);
         }
         st = dnnl_post_ops_append_binary(ops, binary_alg(po->alg), &md);
+    } else if (po->kind == tsr_post_op_prelu) {
+        /* onednn_run.c makes no prelu weights memory for oneDNN yet. */
+        set_reason(reason, "post-op prelu is not compared with oneDNN yet");
+        return -1;
     }
     if (st != dnnl_success) {
         set_reason(reason, "post-op %s: %s",

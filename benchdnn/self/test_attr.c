@@ -208,6 +208,42 @@ static void test_post_ops(void) {
           a.post_ops[1].alg == tsr_eltwise_soft_relu &&
           a.post_ops[2].alg == tsr_eltwise_gelu_tanh);
     CHECK(attr_unsupported(&a) == NULL);
+    /* prelu[:POLICY]: common by default. */
+    CHECK(accepted(attr_try_parse_post_ops, "prelu", &a) && a.n_post_ops == 1 &&
+          a.post_ops[0].kind == tsr_post_op_prelu &&
+          a.post_ops[0].policy == POLICY_COMMON);
+    static const struct {
+        const char *text;
+        bench_policy_t policy;
+    } prelu_policies[] = {
+            {"prelu:common", POLICY_COMMON},
+            {"prelu:per_oc", POLICY_PER_OC},
+            {"prelu:per_dim_0", POLICY_PER_DIM_0},
+            {"prelu:per_dim_1", POLICY_PER_DIM_1},
+            {"prelu:per_dim_01", POLICY_PER_DIM_01},
+            {"prelu:per_dim_2", POLICY_PER_DIM_2},
+            {"prelu:per_dim_3", POLICY_PER_DIM_3},
+            {"prelu:per_dim_23", POLICY_PER_DIM_23},
+            {"prelu:per_dim_023", POLICY_PER_DIM_023},
+            {"prelu:per_dim_03", POLICY_PER_DIM_03},
+            {"prelu:per_tensor", POLICY_PER_TENSOR},
+    };
+    for (size_t i = 0; i < sizeof(prelu_policies) / sizeof(prelu_policies[0]);
+         i++)
+        CHECK(accepted(attr_try_parse_post_ops, prelu_policies[i].text, &a) &&
+              a.post_ops[0].kind == tsr_post_op_prelu &&
+              a.post_ops[0].policy == prelu_policies[i].policy);
+    CHECK(accepted(attr_try_parse_post_ops, "sum+prelu:per_oc+relu", &a) &&
+          a.n_post_ops == 3 && a.post_ops[1].kind == tsr_post_op_prelu &&
+          a.post_ops[1].policy == POLICY_PER_OC &&
+          attr_unsupported(&a) == NULL);
+    char repro[256] = "";
+    attr_to_repro(&a, 0, repro, sizeof(repro));
+    CHECK(!strcmp(repro, " --attr-post-ops=sum+prelu:per_oc+relu"));
+    repro[0] = '\0';
+    CHECK(parse(attr_try_parse_post_ops, "prelu:common", &a) == 0);
+    attr_to_repro(&a, 0, repro, sizeof(repro));
+    CHECK(!strcmp(repro, " --attr-post-ops=prelu"));
 
     /* oneDNN post-ops Tessera lacks: parsed, kept, reported. */
     CHECK(accepted(attr_try_parse_post_ops, "relu+dw_k3s1p1:s8+relu_dst", &a) &&
@@ -230,6 +266,8 @@ static void test_post_ops(void) {
     CHECK(rejected(attr_try_parse_post_ops, "add:f32:per_weird"));
     CHECK(rejected(attr_try_parse_post_ops, "add:f32:common:a-b"));
     CHECK(rejected(attr_try_parse_post_ops, "relu:1:2:3:4"));
+    CHECK(rejected(attr_try_parse_post_ops, "prelu:per_weird"));
+    CHECK(rejected(attr_try_parse_post_ops, "prelu:per_oc:f32"));
     CHECK(rejected(attr_try_parse_post_ops, "relu++sum"));
     CHECK(rejected(attr_try_parse_post_ops,
                    "relu+relu+relu+relu+relu+relu+relu+relu+relu"));
@@ -360,6 +398,22 @@ static void test_post_op_chain(void) {
     float *bin2[1] = {full};
     const int64_t idx = ((1 * 3 + 2) * 4 + 3) * 5 + 4;
     CHECK(ref_post_ops(&a, 2, 0, 4, dims, pos, bin2, 0) == 2.f * idx);
+
+    /* prelu: positive values pass, negative ones take their weight. */
+    CHECK(parse(attr_try_parse_post_ops, "prelu:per_oc", &a) == 0);
+    float slopes[3] = {0.25f, -2, 8};
+    float *wei[1] = {slopes};
+    CHECK(ref_post_ops(&a, 3, 0, 4, dims, pos, wei, 0) == 3);
+    CHECK(ref_post_ops(&a, -3, 0, 4, dims, pos, wei, 0) == -24);
+    const int64_t pos1[4] = {0, 1, 0, 0};
+    CHECK(ref_post_ops(&a, -3, 0, 4, dims, pos1, wei, 0) == 6);
+    /* per_dim_23: weights over H and W, row-major. */
+    CHECK(parse(attr_try_parse_post_ops, "prelu:per_dim_23", &a) == 0);
+    float hw[4 * 5];
+    for (int i = 0; i < 20; i++)
+        hw[i] = (float)(i + 1);
+    float *wei_hw[1] = {hw};
+    CHECK(ref_post_ops(&a, -1, 0, 4, dims, pos, wei_hw, 0) == -(3 * 5 + 4 + 1));
 }
 
 static void test_masks_and_values(void) {
@@ -368,6 +422,11 @@ static void test_masks_and_values(void) {
     CHECK(attr_policy_mask(POLICY_PER_OC, QARG_DST, 4, 1, 0) == 2);
     CHECK(attr_policy_mask(POLICY_PER_OC, QARG_WEI, 5, 3, 0) == 3);
     CHECK(attr_policy_mask(POLICY_PER_TENSOR, QARG_DST, 4, 1, 0) == 15);
+    CHECK(attr_policy_mask(POLICY_PER_DIM_2, QARG_DST, 4, 1, 0) == 4);
+    CHECK(attr_policy_mask(POLICY_PER_DIM_3, QARG_DST, 4, 1, 0) == 8);
+    CHECK(attr_policy_mask(POLICY_PER_DIM_23, QARG_DST, 4, 1, 0) == 12);
+    CHECK(attr_policy_mask(POLICY_PER_DIM_023, QARG_DST, 4, 1, 0) == 13);
+    CHECK(attr_policy_mask(POLICY_PER_DIM_03, QARG_DST, 4, 1, 0) == 9);
     /* Matmul: per_oc of data is the last dim, of weights the given mask. */
     CHECK(attr_policy_mask(POLICY_PER_OC, QARG_DST, 3, 4, 1) == 4);
     CHECK(attr_policy_mask(POLICY_PER_OC, QARG_SRC, 2, 4, 1) == 2);
@@ -385,6 +444,21 @@ static void test_masks_and_values(void) {
     bench_zp_t z = {.set = 1, .policy = POLICY_PER_DIM_1, .value = 5};
     CHECK(attr_zp_value(&z, 0) == 4 && attr_zp_value(&z, 1) == 5 &&
           attr_zp_value(&z, 2) == 6 && attr_zp_value(&z, 3) == 4);
+
+    /* Prelu weights: 2^k / 8 for k 0..6, every tenth negated. */
+    int negative = 0;
+    for (int64_t i = 0; i < 70; i++) {
+        const float w = attr_prelu_weight_value(i);
+        int e;
+        CHECK(frexpf(fabsf(w), &e) == 0.5f && e >= -2 && e <= 4);
+        negative += w < 0;
+    }
+    CHECK(negative == 7 && attr_prelu_weight_value(0) == 0.125f &&
+          attr_prelu_weight_value(6) == 8);
+    tsr_memory_desc_t md;
+    CHECK(attr_prelu_weights_md(2, 4, dims, &md) == tsr_success &&
+          md.ndims == 4 && md.dims[0] == 1 && md.dims[1] == 6 &&
+          md.dims[2] == 1 && md.dims[3] == 1 && md.data_type == tsr_f32);
 }
 
 static void test_library_attr(void) {
@@ -410,9 +484,23 @@ static void test_library_attr(void) {
         tsr_primitive_attr_destroy(pa);
     }
 
+    /* prelu: the library gets the policy's mask over dst dims. */
+    pa = NULL;
+    CHECK(parse(attr_try_parse_post_ops, "relu+prelu:per_dim_01", &a) == 0);
+    CHECK(attr_create_tsr(&a, 4, dims, 1, 0, NULL, &pa) == tsr_success);
+    if (pa) {
+        const_tsr_post_ops_t ops = NULL;
+        int mask = -1;
+        CHECK(tsr_primitive_attr_get_post_ops(pa, &ops) == tsr_success &&
+              tsr_post_ops_get_kind(ops, 1) == tsr_post_op_prelu &&
+              tsr_post_ops_get_params_prelu(ops, 1, &mask) == tsr_success &&
+              mask == 3);
+        tsr_primitive_attr_destroy(pa);
+    }
+
     /* An unsupported post-op: the library attr is not built. */
     pa = NULL;
-    CHECK(parse(attr_try_parse_post_ops, "relu+prelu", &a) == 0);
+    CHECK(parse(attr_try_parse_post_ops, "relu+dw_k3s1p1", &a) == 0);
     CHECK(attr_create_tsr(&a, 4, dims, 1, 0, NULL, &pa) == tsr_unimplemented &&
           pa == NULL);
 }
