@@ -32,8 +32,9 @@
 #include "common/fill_compare.h"
 #include "tessera.h"
 
-/* Memories of one problem: its arguments and the forward pass'. */
-#define BENCH_ARGS_MAX 16
+/* Memories of one problem: its arguments and the forward pass' (a sum or
+ * concat of the library's most sources, dst and a few more). */
+#define BENCH_ARGS_MAX (TSR_MAX_MULTIPLE_SRC + 8)
 
 /* Values of argument `arg` of problem `prb` (dense f32 in logical order, n
  * points), before rounding to the memory's data type. A function of the

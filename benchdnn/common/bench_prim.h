@@ -16,7 +16,7 @@
 #include "tessera.h"
 
 /* The execution arguments of one primitive. */
-#define BENCH_EXEC_MAX_ARGS (32 + BENCH_MAX_POST_OPS)
+#define BENCH_EXEC_MAX_ARGS (TSR_MAX_MULTIPLE_SRC + 16 + BENCH_MAX_POST_OPS)
 typedef struct {
     int n;
     tsr_exec_arg_t a[BENCH_EXEC_MAX_ARGS];

@@ -69,11 +69,20 @@ int opt_lists_parse_try(opt_lists_t *lists, const char *tok, char *err) {
     for (const char *p = value;; n++) {
         const char *comma = strchr(p, ',');
         const size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= OPT_VALUE_LEN || n == BENCH_MAX_LIST) {
+        if (len == 0) {
+            bench_set_err(err, "--%s: empty item in '%s'", def->name, value);
+            return -1;
+        }
+        if (len >= OPT_VALUE_LEN || n == BENCH_MAX_LIST) {
             bench_set_err(err,
-                          len == 0 ? "--%s: empty item in '%s'"
-                                   : "--%s: bad value list '%s'",
-                          def->name, value);
+                          len >= OPT_VALUE_LEN
+                                  ? "--%s: a value longer than %d characters "
+                                    "in '%s'"
+                                  : "--%s: more than %d values in '%s'",
+                          def->name,
+                          len >= OPT_VALUE_LEN ? OPT_VALUE_LEN - 1
+                                               : BENCH_MAX_LIST,
+                          value);
             return -1;
         }
         memcpy(items[n], p, len);

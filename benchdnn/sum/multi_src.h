@@ -13,9 +13,8 @@
 #include "common/benchdnn.h"
 #include "tessera.h"
 
-/* Sources a problem may have: every one and dst are arguments of the
- * pipeline. */
-#define MULTI_SRC_MAX (BENCH_ARGS_MAX - 1)
+/* Sources a problem may have: as many as the library takes. */
+#define MULTI_SRC_MAX TSR_MAX_MULTIPLE_SRC
 #define MULTI_SRC_ITEM_LEN 32
 
 /* The items of a colon list ("f32:s8" -> "f32", "s8"). */
