@@ -93,6 +93,7 @@ static void binary_verbose_problem(const struct tsr_primitive_desc *pd,
 const tsr_prim_kind_info_t tsr_binary_kind = {
         .kind = tsr_binary,
         .name = "binary",
+        .op_desc_size = sizeof(tsr_binary_desc_t),
         .validate = binary_validate,
         .set_args = binary_set_args,
         .impl_list = binary_impl_list,

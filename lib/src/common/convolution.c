@@ -118,6 +118,7 @@ static tsr_prop_kind_t conv_prop_kind(const tsr_op_desc_t *op) {
 const tsr_prim_kind_info_t tsr_convolution_kind = {
         .kind = tsr_convolution,
         .name = "convolution",
+        .op_desc_size = sizeof(tsr_convolution_desc_t),
         .validate = conv_validate,
         .set_args = conv_set_args,
         .impl_list = conv_impl_list,

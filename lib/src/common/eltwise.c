@@ -156,6 +156,7 @@ static void eltwise_verbose_problem(const struct tsr_primitive_desc *pd,
 const tsr_prim_kind_info_t tsr_eltwise_kind = {
         .kind = tsr_eltwise,
         .name = "eltwise",
+        .op_desc_size = sizeof(tsr_eltwise_desc_t),
         .validate = eltwise_validate,
         .set_args = eltwise_set_args,
         .impl_list = eltwise_impl_list,

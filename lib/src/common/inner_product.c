@@ -72,6 +72,7 @@ static tsr_prop_kind_t ip_prop_kind(const tsr_op_desc_t *op) {
 const tsr_prim_kind_info_t tsr_inner_product_kind = {
         .kind = tsr_inner_product,
         .name = "inner_product",
+        .op_desc_size = sizeof(tsr_inner_product_desc_t),
         .validate = ip_validate,
         .set_args = ip_set_args,
         .impl_list = ip_impl_list,

@@ -79,6 +79,7 @@ static tsr_prop_kind_t matmul_prop_kind(const tsr_op_desc_t *op) {
 const tsr_prim_kind_info_t tsr_matmul_kind = {
         .kind = tsr_matmul,
         .name = "matmul",
+        .op_desc_size = sizeof(tsr_matmul_desc_t),
         .validate = matmul_validate,
         .set_args = matmul_set_args,
         .impl_list = matmul_impl_list,

@@ -144,6 +144,7 @@ static void prelu_verbose_problem(const struct tsr_primitive_desc *pd,
 const tsr_prim_kind_info_t tsr_prelu_kind = {
         .kind = tsr_prelu,
         .name = "prelu",
+        .op_desc_size = sizeof(tsr_prelu_desc_t),
         .validate = prelu_validate,
         .set_args = prelu_set_args,
         .impl_list = prelu_impl_list,

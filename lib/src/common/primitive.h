@@ -148,6 +148,9 @@ void *tsr_ctx_data(const tsr_exec_ctx_t *ctx, int arg);
 typedef struct {
     tsr_primitive_kind_t kind;
     const char *name; /* "convolution", as verbose prints it */
+    /* Size of the public op descriptor tsr_primitive_desc_create takes;
+     * 0 for kinds created by calls of their own (reorder, sum, concat). */
+    size_t op_desc_size;
     /* The op descriptor's own consistency (shapes, types, prop kind). */
     tsr_status_t (*validate)(const tsr_op_desc_t *op);
     /* pd->md[] and pd->arg_usage[] as the op descriptor states them,

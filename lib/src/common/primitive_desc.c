@@ -227,32 +227,12 @@ tsr_status_t tsr_pd_create(struct tsr_primitive_desc **pd_out,
 /* The op descriptor the user passed, copied by its kind's size. */
 static tsr_status_t copy_user_op(tsr_op_desc_t *op, const void *op_desc) {
     memset(op, 0, sizeof(*op));
-    switch (*(const tsr_primitive_kind_t *)op_desc) {
-    case tsr_convolution:
-        op->conv = *(const tsr_convolution_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_inner_product:
-        op->ip = *(const tsr_inner_product_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_matmul:
-        op->matmul = *(const tsr_matmul_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_eltwise:
-        op->eltwise = *(const tsr_eltwise_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_binary:
-        op->binary = *(const tsr_binary_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_prelu:
-        op->prelu = *(const tsr_prelu_desc_t *)op_desc;
-        return tsr_success;
-    case tsr_shuffle:
-        op->shuffle = *(const tsr_shuffle_desc_t *)op_desc;
-        return tsr_success;
-    default:
-        /* Reorder, sum and concat have creation calls of their own. */
+    const tsr_prim_kind_info_t *kind =
+            tsr_prim_kind_info(*(const tsr_primitive_kind_t *)op_desc);
+    if (!kind || kind->op_desc_size == 0)
         return tsr_invalid_arguments;
-    }
+    memcpy(op, op_desc, kind->op_desc_size);
+    return tsr_success;
 }
 
 tsr_status_t tsr_primitive_desc_create_with_hint(

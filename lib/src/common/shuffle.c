@@ -136,6 +136,7 @@ static void shuffle_verbose_problem(const struct tsr_primitive_desc *pd,
 const tsr_prim_kind_info_t tsr_shuffle_kind = {
         .kind = tsr_shuffle,
         .name = "shuffle",
+        .op_desc_size = sizeof(tsr_shuffle_desc_t),
         .validate = shuffle_validate,
         .set_args = shuffle_set_args,
         .impl_list = shuffle_impl_list,
