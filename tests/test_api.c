@@ -304,6 +304,211 @@ static void test_conv_desc_errors(void) {
           desc.accum_data_type == tsr_f32 && desc.padding_r[1] == 0);
 }
 
+/* Strides, dilations and paddings near INT64_MAX, and channel products
+ * past 2^63: tsr_invalid_arguments, never an overflow. */
+static void test_conv_desc_overflow(void) {
+    conv_shape_t s = tiny_conv();
+    tsr_convolution_desc_t desc, before;
+    memset(&desc, 0xab, sizeof(desc));
+    before = desc;
+    tsr_memory_desc_t src, wei, dst;
+    tsr_memory_desc_init_by_tag(&src, 4, s.src, tsr_f32, "abcd");
+    tsr_memory_desc_init_by_tag(&wei, 4, s.wei, tsr_f32, "abcd");
+    tsr_memory_desc_init_by_tag(&dst, 4, s.dst, tsr_f32, "abcd");
+    const tsr_prop_kind_t fwd = tsr_forward_inference;
+    const tsr_alg_kind_t direct = tsr_convolution_direct;
+    const tsr_dim_t big = INT64_MAX, one[2] = {1, 1}, zero[2] = {0, 0};
+    const tsr_dim_t big_2[2] = {big, big}, big_1[2] = {1, big};
+    const tsr_dim_t near_big[2] = {big - 1, big - 1};
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &wei, NULL, &dst, one, big_2,
+                                                   zero, zero),
+                 tsr_invalid_arguments);
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &wei, NULL, &dst, one, NULL,
+                                                   big_1, zero),
+                 tsr_invalid_arguments);
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &wei, NULL, &dst, one, NULL,
+                                                   near_big, near_big),
+                 tsr_invalid_arguments);
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &wei, NULL, &dst, big_2,
+                                                   NULL, zero, big_2),
+                 tsr_invalid_arguments);
+    /* "any" weights with G x ICg = 2^116 and G x OCg = 2^116. */
+    tsr_memory_desc_t gwei;
+    const tsr_dim_t gdims[5] = {1, 1, 1, 1, 1};
+    tsr_memory_desc_init_by_tag(&gwei, 5, gdims, tsr_f32, "any");
+    gwei.dims[0] = gwei.dims[1] = gwei.dims[2] = (tsr_dim_t)1 << 58;
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &gwei, NULL, &dst, one, NULL,
+                                                   zero, zero),
+                 tsr_invalid_arguments);
+    CHECK(memcmp(&desc, &before, sizeof(desc)) == 0);
+
+    /* The same edits made by hand in a valid descriptor: refused at
+     * primitive descriptor creation. */
+    CHECK_STATUS(tsr_convolution_forward_desc_init(&desc, fwd, direct, &src,
+                                                   &wei, NULL, &dst, one, NULL,
+                                                   zero, zero),
+                 tsr_success);
+    tsr_primitive_desc_t pd = NULL;
+    tsr_convolution_desc_t edited = desc;
+    edited.dilates[0] = big;
+    CHECK_STATUS(tsr_primitive_desc_create(&pd, &edited, NULL, engine),
+                 tsr_invalid_arguments);
+    edited = desc;
+    edited.weights_desc = gwei;
+    CHECK_STATUS(tsr_primitive_desc_create(&pd, &edited, NULL, engine),
+                 tsr_invalid_arguments);
+    CHECK(pd == NULL);
+}
+
+/* Memory descriptors broken by hand inside op descriptors: every entry
+ * point refuses them, leaving the caller's objects as they were. */
+static void test_hand_built_mds(void) {
+    conv_shape_t s = tiny_conv();
+    tsr_convolution_desc_t desc;
+    CHECK_STATUS(conv_desc_make(&s, &desc), tsr_success);
+    tsr_memory_desc_t src = desc.src_desc;
+    tsr_memory_desc_t bad_src[3] = {src, src, src};
+    bad_src[0].blocking.inner_nblks = 1000;
+    bad_src[1].blocking.strides[1] = -((tsr_dim_t)1 << 40);
+    bad_src[2].blocking.strides[0] = -((tsr_dim_t)1 << 62);
+    const tsr_dim_t one[2] = {1, 1}, zero[2] = {0, 0};
+    for (int i = 0; i < 3; i++) {
+        tsr_convolution_desc_t made, before;
+        memset(&made, 0x5a, sizeof(made));
+        before = made;
+        CHECK_STATUS(tsr_convolution_forward_desc_init(
+                             &made, tsr_forward_inference,
+                             tsr_convolution_direct, &bad_src[i],
+                             &desc.weights_desc, NULL, &desc.dst_desc, one,
+                             NULL, zero, zero),
+                     tsr_invalid_arguments);
+        CHECK(memcmp(&made, &before, sizeof(made)) == 0);
+        tsr_convolution_desc_t edited = desc;
+        edited.src_desc = bad_src[i];
+        tsr_primitive_desc_t pd = NULL;
+        CHECK_STATUS(tsr_primitive_desc_create(&pd, &edited, NULL, engine),
+                     tsr_invalid_arguments);
+        CHECK(pd == NULL);
+        tsr_memory_t mem = NULL;
+        CHECK_STATUS(tsr_memory_create(&mem, &bad_src[i], engine,
+                                       TSR_MEMORY_ALLOCATE),
+                     tsr_invalid_arguments);
+        CHECK(mem == NULL);
+
+        tsr_eltwise_desc_t ed;
+        CHECK_STATUS(tsr_eltwise_forward_desc_init(&ed, tsr_forward_inference,
+                                                   tsr_eltwise_relu,
+                                                   &bad_src[i], &src, 0.f, 0.f),
+                     tsr_invalid_arguments);
+        tsr_binary_desc_t bd;
+        CHECK_STATUS(tsr_binary_desc_init(&bd, tsr_binary_add, &src,
+                                          &bad_src[i], &src),
+                     tsr_invalid_arguments);
+        tsr_prelu_desc_t prd;
+        CHECK_STATUS(tsr_prelu_forward_desc_init(&prd, tsr_forward_inference,
+                                                 &src, &bad_src[i], &src),
+                     tsr_invalid_arguments);
+        tsr_shuffle_desc_t sd;
+        CHECK_STATUS(tsr_shuffle_forward_desc_init(&sd, tsr_forward_inference,
+                                                   &bad_src[i], NULL, 1, 1),
+                     tsr_invalid_arguments);
+        tsr_matmul_desc_t md;
+        CHECK_STATUS(tsr_matmul_desc_init(&md, &bad_src[i], &src, NULL, &src),
+                     tsr_invalid_arguments);
+        tsr_inner_product_desc_t ipd;
+        CHECK_STATUS(tsr_inner_product_forward_desc_init(
+                             &ipd, tsr_forward_inference, &bad_src[i],
+                             &desc.weights_desc, NULL, &desc.dst_desc),
+                     tsr_invalid_arguments);
+        tsr_primitive_desc_t sum = NULL;
+        const float scales[2] = {1.f, 1.f};
+        const tsr_memory_desc_t srcs[2] = {src, bad_src[i]};
+        CHECK_STATUS(tsr_sum_primitive_desc_create(&sum, NULL, 2, scales, srcs,
+                                                   NULL, engine),
+                     tsr_invalid_arguments);
+        CHECK(sum == NULL);
+    }
+}
+
+/* A pd of a 1D f32 convolution "any" (benchdnn's mb1ic8iw<iw>oc8kw3
+ * dw<dw>pw<pw>): created at once, whatever the output's size, with a
+ * scratchpad far below the data's. */
+static tsr_status_t huge_conv_pd(tsr_dim_t iw, tsr_dim_t dw, tsr_dim_t pw,
+                                 size_t *scratchpad) {
+    const tsr_dim_t kw = 3;
+    const tsr_dim_t ow = iw + 2 * pw - ((kw - 1) * (dw + 1) + 1) + 1;
+    const tsr_dim_t sdims[3] = {1, 8, iw}, wdims[3] = {8, 8, kw},
+                    ddims[3] = {1, 8, ow};
+    tsr_memory_desc_t src, wei, dst;
+    tsr_memory_desc_init_by_tag(&src, 3, sdims, tsr_f32, "any");
+    tsr_memory_desc_init_by_tag(&wei, 3, wdims, tsr_f32, "any");
+    tsr_memory_desc_init_by_tag(&dst, 3, ddims, tsr_f32, "any");
+    const tsr_dim_t one = 1;
+    tsr_convolution_desc_t desc;
+    tsr_status_t st = tsr_convolution_forward_desc_init(
+            &desc, tsr_forward_inference, tsr_convolution_direct, &src, &wei,
+            NULL, &dst, &one, &dw, &pw, &pw);
+    if (st != tsr_success)
+        return st;
+    tsr_primitive_desc_t pd;
+    st = tsr_primitive_desc_create(&pd, &desc, NULL, engine);
+    if (st != tsr_success)
+        return st;
+    st = tsr_primitive_desc_query_scratchpad_size(pd, scratchpad);
+    tsr_primitive_desc_destroy(pd);
+    return st;
+}
+
+/* The GEMM convolution's creation does no work nor allocation per output
+ * point, and its sizes cannot overflow: an output of 2^31 or 6 x 10^9
+ * points is a valid problem, planned in chunks. */
+static void test_conv_huge_outputs(void) {
+    size_t scratchpad = 0;
+    CHECK_STATUS(huge_conv_pd(2147483647, 1, 2, &scratchpad), tsr_success);
+    CHECK(scratchpad < ((size_t)1 << 30));
+    CHECK_STATUS(huge_conv_pd(16, 1, 3037000500, &scratchpad), tsr_success);
+    CHECK(scratchpad < ((size_t)1 << 30));
+
+    /* benchdnn's mb1ic3ih227oc96oh55kh11sh4294967296ph0: a stride of 2^32,
+     * the right padding making 55 output rows and columns. */
+    const tsr_dim_t stride = (tsr_dim_t)1 << 32;
+    const tsr_dim_t sdims[4] = {1, 3, 227, 227}, wdims[4] = {96, 3, 11, 11},
+                    ddims[4] = {1, 96, 55, 55};
+    tsr_memory_desc_t src, wei, dst;
+    tsr_memory_desc_init_by_tag(&src, 4, sdims, tsr_f32, "any");
+    tsr_memory_desc_init_by_tag(&wei, 4, wdims, tsr_f32, "any");
+    tsr_memory_desc_init_by_tag(&dst, 4, ddims, tsr_f32, "any");
+    const tsr_dim_t strides[2] = {stride, stride}, pad_l[2] = {0, 0};
+    const tsr_dim_t pad_r[2] = {54 * stride + 11 - 227, 54 * stride + 11 - 227};
+    tsr_convolution_desc_t desc;
+    CHECK_STATUS(tsr_convolution_forward_desc_init(
+                         &desc, tsr_forward_inference, tsr_convolution_direct,
+                         &src, &wei, NULL, &dst, strides, NULL, pad_l, pad_r),
+                 tsr_success);
+    tsr_primitive_desc_t pd = NULL;
+    CHECK_STATUS(tsr_primitive_desc_create(&pd, &desc, NULL, engine),
+                 tsr_success);
+    if (pd) {
+        CHECK_STATUS(tsr_primitive_desc_query_scratchpad_size(pd, &scratchpad),
+                     tsr_success);
+        CHECK(scratchpad < ((size_t)1 << 30));
+        tsr_primitive_desc_destroy(pd);
+    }
+    /* ...kh4294967296 with ih5 (a 2D kernel of 2^32 x 2^32 taps): weights
+     * of more than 2^58 elements, refused as a descriptor. */
+    const tsr_dim_t k = (tsr_dim_t)1 << 32, kdims[4] = {4, 3, k, k};
+    memset(&wei, 0x11, sizeof(wei));
+    const tsr_memory_desc_t before = wei;
+    CHECK_STATUS(tsr_memory_desc_init_by_tag(&wei, 4, kdims, tsr_f32, "any"),
+                 tsr_invalid_arguments);
+    CHECK(memcmp(&wei, &before, sizeof(wei)) == 0);
+}
+
 /* Arguments by id: what a convolution pd takes, reads and writes, and the
  * forward hint a backward pd is created with. */
 static void test_arg_queries(void) {
@@ -716,6 +921,9 @@ int main(void) {
     test_attr_errors();
     test_post_ops_errors();
     test_conv_desc_errors();
+    test_conv_desc_overflow();
+    test_hand_built_mds();
+    test_conv_huge_outputs();
     test_pd_errors();
     test_arg_queries();
     test_conv_end_to_end();

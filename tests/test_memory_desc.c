@@ -281,6 +281,164 @@ static void test_bad_input(void) {
           tsr_invalid_arguments);
 }
 
+/* A descriptor whose product of dims passes 2^58: refused by every init,
+ * and by the size queries when built by hand. */
+static void test_dims_product_limit(void) {
+    const tsr_dim_t big = (tsr_dim_t)1 << 58;
+    const tsr_dim_t dims[2] = {3, big};
+    tsr_memory_desc_t md, before;
+    memset(&md, 0x3c, sizeof(md));
+    before = md;
+    CHECK(tsr_memory_desc_init_by_tag(&md, 2, dims, tsr_f32, "any") ==
+          tsr_invalid_arguments);
+    CHECK(tsr_memory_desc_init_by_tag(&md, 2, dims, tsr_f32, "ab") ==
+          tsr_invalid_arguments);
+    CHECK(tsr_memory_desc_init_by_strides(&md, 2, dims, tsr_f32, NULL) ==
+          tsr_invalid_arguments);
+    CHECK(memcmp(&md, &before, sizeof(md)) == 0);
+
+    const tsr_dim_t one[2] = {1, big};
+    tsr_memory_desc_t any = make_md(2, one, tsr_f32, "any");
+    CHECK(tsr_memory_desc_nelems(&any) == big);
+    any.dims[0] = 3;
+    CHECK(!md_is_valid(&any));
+    CHECK(tsr_memory_desc_nelems(&any) == 0);
+    CHECK(tsr_memory_desc_get_size(&any) == 0);
+    any.ndims = TSR_MAX_NDIMS + 1;
+    CHECK(tsr_memory_desc_nelems(&any) == 0);
+}
+
+/* Hand-built blocked descriptors that break one rule each. */
+typedef enum {
+    BREAK_NBLKS,
+    BREAK_BLK_IDX,
+    BREAK_BLK_SIZE,
+    BREAK_PADDED_SHORT,
+    BREAK_PADDED_PARTIAL,
+    BREAK_PADDED_OFFSET,
+    BREAK_STRIDE_NEG40,
+    BREAK_STRIDE_NEG62,
+    BREAK_STRIDE_HUGE,
+    BREAK_OVERLAP,
+    BREAK_OFFSET0_NEG,
+    BREAK_OFFSET0_END,
+    BREAK_EXTRA,
+    BREAK_DT,
+    BREAK_NDIMS,
+    BREAK_COUNT,
+} md_break_t;
+
+static tsr_memory_desc_t broken_md(md_break_t how) {
+    const tsr_dim_t dims[4] = {N, C, H, W};
+    tsr_memory_desc_t md = make_md(4, dims, tsr_f32, "nChw8c");
+    switch (how) {
+    case BREAK_NBLKS:
+        md.blocking.inner_nblks = 1000;
+        break;
+    case BREAK_BLK_IDX:
+        md.blocking.inner_idxs[0] = 4;
+        break;
+    case BREAK_BLK_SIZE:
+        md.blocking.inner_blks[0] = 0;
+        break;
+    case BREAK_PADDED_SHORT:
+        md.padded_dims[2] = H - 1;
+        break;
+    case BREAK_PADDED_PARTIAL:
+        md.padded_dims[1] = 20;
+        break;
+    case BREAK_PADDED_OFFSET:
+        md.padded_offsets[0] = 1;
+        break;
+    case BREAK_STRIDE_NEG40:
+        md.blocking.strides[1] = -((tsr_dim_t)1 << 40);
+        break;
+    case BREAK_STRIDE_NEG62:
+        md.blocking.strides[0] = -((tsr_dim_t)1 << 62);
+        break;
+    case BREAK_STRIDE_HUGE:
+        md.blocking.strides[0] = (tsr_dim_t)1 << 62;
+        break;
+    case BREAK_OVERLAP:
+        md.blocking.strides[2] = md.blocking.strides[3];
+        break;
+    case BREAK_OFFSET0_NEG:
+        md.offset0 = -1;
+        break;
+    case BREAK_OFFSET0_END:
+        md.offset0 = (tsr_dim_t)1 << 58;
+        break;
+    case BREAK_EXTRA:
+        md.extra.flags = tsr_memory_extra_flag_compensation;
+        break;
+    case BREAK_DT:
+        md.data_type = (tsr_data_type_t)77;
+        break;
+    case BREAK_NDIMS:
+        md.ndims = TSR_MAX_NDIMS + 1;
+        break;
+    default:
+        break;
+    }
+    return md;
+}
+
+static void test_hand_built_descriptors(void) {
+    tsr_engine_t engine;
+    CHECK(tsr_engine_create(&engine, tsr_cpu, 0) == tsr_success);
+    const tsr_memory_desc_t good = broken_md(BREAK_COUNT);
+    CHECK(md_is_valid(&good));
+    const tsr_dim_t origin[4] = {0, 0, 0, 0};
+    for (int how = 0; how < BREAK_COUNT; how++) {
+        const tsr_memory_desc_t md = broken_md((md_break_t)how);
+        if (!CHECK(!md_is_valid(&md)))
+            fprintf(stderr, "  broken rule %d passes\n", how);
+        CHECK(tsr_memory_desc_get_size(&md) == 0);
+        tsr_memory_t mem = (tsr_memory_t)&engine; /* a sentinel */
+        CHECK(tsr_memory_create(&mem, &md, engine, TSR_MEMORY_ALLOCATE) ==
+              tsr_invalid_arguments);
+        CHECK(mem == (tsr_memory_t)&engine);
+        float buf[16];
+        CHECK(tsr_memory_create(&mem, &md, engine, buf) ==
+              tsr_invalid_arguments);
+        /* Queries stay in bounds whatever the descriptor holds. */
+        char str[64];
+        CHECK(tsr_memory_desc_layout_str(&md, str, sizeof(str)) == tsr_success);
+        (void)tsr_memory_desc_equal(&md, &good);
+        (void)tsr_memory_desc_matches_tag(&md, "nChw8c");
+        (void)tsr_memory_desc_offset(&md, origin);
+        tsr_primitive_desc_t pd = (tsr_primitive_desc_t)&engine;
+        CHECK(tsr_reorder_primitive_desc_create(&pd, &md, engine, &good, engine,
+                                                NULL) == tsr_invalid_arguments);
+        CHECK(tsr_reorder_primitive_desc_create(&pd, &good, engine, &md, engine,
+                                                NULL) == tsr_invalid_arguments);
+        CHECK(pd == (tsr_primitive_desc_t)&engine);
+    }
+    const tsr_memory_desc_t nblks = broken_md(BREAK_NBLKS);
+    char str[64];
+    tsr_memory_desc_layout_str(&nblks, str, sizeof(str));
+    CHECK(strcmp(str, "undef") == 0);
+    CHECK(!tsr_memory_desc_equal(&nblks, &nblks));
+    CHECK(tsr_memory_desc_offset(&nblks, origin) == -1);
+
+    /* A stride of 0 on a dim of one index is harmless; on more, two
+     * points would share an offset. */
+    const tsr_dim_t dims[3] = {1, 4, 5};
+    tsr_memory_desc_t md = make_md(3, dims, tsr_f32, "abc");
+    md.blocking.strides[0] = 0;
+    CHECK(md_is_valid(&md));
+    md.blocking.strides[1] = 0;
+    CHECK(!md_is_valid(&md));
+
+    /* Strides that overflow the offset of a point in range. */
+    const tsr_dim_t pos[3] = {0, 3, 4};
+    md = make_md(3, dims, tsr_f32, "abc");
+    md.blocking.strides[1] = (tsr_dim_t)1 << 62;
+    md.blocking.strides[2] = (tsr_dim_t)1 << 62;
+    CHECK(tsr_memory_desc_offset(&md, pos) == -1);
+    CHECK(tsr_engine_destroy(engine) == tsr_success);
+}
+
 /* md_zero_pad clears exactly the padded tail. */
 static void test_zero_pad(void) {
     const tsr_dim_t dims[4] = {N, C, H, W};
@@ -398,6 +556,8 @@ int main(void) {
     test_sizes_and_equality();
     test_layout_str();
     test_bad_input();
+    test_dims_product_limit();
+    test_hand_built_descriptors();
     test_zero_pad();
     test_memory_objects();
     test_memory_zero_pad();

@@ -26,6 +26,14 @@ extern "C" {
 #define TSR_VERSION_MINOR 1
 #define TSR_VERSION_PATCH 0
 
+typedef struct {
+    int major, minor, patch;
+} tsr_version_t;
+
+/* The version the library was built as (its TSR_VERSION_* at build time),
+ * to compare with the header a program was compiled against. */
+TSR_API const tsr_version_t *tsr_version(void);
+
 /* ------------------------------------------------------------------------ */
 /* Status, data types, dims                                                  */
 
@@ -138,6 +146,19 @@ typedef struct {
     tsr_memory_extra_desc_t extra;
 } tsr_memory_desc_t;
 
+/* A descriptor is valid when it has a rank of 1 to TSR_MAX_NDIMS, positive
+ * dims whose product is at most 2^58, a known data type and supported
+ * extra data; a blocked one also needs inner blocks on existing dims with
+ * positive sizes, padded dims that cover the dims in whole blocks (padded
+ * offsets zero), offset0 >= 0, strides that are never negative and never
+ * make two logical points share an offset (a stride of 0 only on a dim
+ * with a single outer index), and a buffer of at most 2^58 elements,
+ * offset0 included. Negative strides are not supported: reverse a dim with
+ * a reorder instead. Every call that takes a descriptor (memory creation,
+ * operation descriptor and primitive descriptor creation, reorder, sum,
+ * concat) returns tsr_invalid_arguments for one that is not valid,
+ * however it was built. */
+
 /* Initializes `md` from logical dims, a data type and a format tag string.
  *
  * Tags: oneDNN's letter form ("abcd", "acdb", "aBcd16b", "ABcd16b16a"; a
@@ -148,7 +169,8 @@ typedef struct {
  * plugin names ("bfyx", "byxf", "yxfb", "b_fs_yx_fsv16", "b_fs_yx_fsv32",
  * "bfzyx", "b_fs_zyx_fsv16", ...) and "any". The tag's rank must equal
  * `ndims`. Returns tsr_invalid_arguments for an unknown tag, a rank mismatch,
- * a non-positive dim or a NULL pointer; `md` is untouched then. */
+ * a non-positive dim, dims whose product exceeds 2^58 or a NULL pointer;
+ * `md` is untouched then. */
 TSR_API tsr_status_t tsr_memory_desc_init_by_tag(tsr_memory_desc_t *md,
                                                  int ndims,
                                                  const tsr_dim_t *dims,
@@ -170,15 +192,16 @@ TSR_API int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md,
                                         const char *tag);
 
 /* Bytes needed to hold the memory, padding and extra data included; 0 for
- * NULL, "any" or an undefined descriptor. */
+ * NULL, "any", an undefined or an invalid descriptor. */
 TSR_API size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md);
 
-/* Number of logical elements (product of dims, no padding). */
+/* Number of logical elements (product of dims, no padding); 0 for NULL or
+ * dims that are not valid. */
 TSR_API tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md);
 
 /* Element offset (not bytes) of the logical point `pos` (md->ndims entries),
- * offset0 included. Undefined for "any" descriptors; returns -1 then or for
- * a NULL argument or a point out of range. */
+ * offset0 included. Returns -1 for "any" descriptors, a NULL argument, a
+ * point out of range or an offset the descriptor's strides overflow. */
 TSR_API tsr_dim_t tsr_memory_desc_offset(const tsr_memory_desc_t *md,
                                          const tsr_dim_t *pos);
 
@@ -221,7 +244,7 @@ TSR_API tsr_status_t tsr_stream_destroy(tsr_stream_t stream);
  */
 #define TSR_MEMORY_NONE ((void *)0)
 
-/* Creates a memory object for `md` (which must not be "any"). With a user
+/* Creates a memory object for `md` (valid, and not "any"). With a user
  * pointer the caller keeps ownership of the buffer. */
 TSR_API tsr_status_t tsr_memory_create(tsr_memory_t *memory,
                                        const tsr_memory_desc_t *md,
@@ -723,7 +746,8 @@ TSR_API tsr_status_t tsr_sum_primitive_desc_create(
  * dim must agree (1 <= n <= TSR_MAX_MULTIPLE_SRC, sources not "any"). Each
  * source is converted to dst's data type (rounded to nearest even,
  * saturated). `dst_desc` NULL: source 0's data type; NULL or "any": source
- * 0's layout when it is plain, the plain "abc..." when it is blocked.
+ * 0's layout when it is plain or every source shares its blocking, else the
+ * plain "abc...".
  * Attributes: scratchpad mode only. */
 TSR_API tsr_status_t tsr_concat_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *dst_desc,

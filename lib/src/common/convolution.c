@@ -1,6 +1,7 @@
 /* Convolution operation descriptors: shape validation. */
 #include <string.h>
 
+#include "checked_math.h"
 #include "convolution_pd.h"
 #include "verbose.h"
 
@@ -33,8 +34,10 @@ tsr_status_t tsr_conv_desc_validate(const tsr_convolution_desc_t *desc) {
     const tsr_dim_t G = with_groups ? wei->dims[0] : 1;
     const tsr_dim_t OCg = wei->dims[with_groups + 0];
     const tsr_dim_t ICg = wei->dims[with_groups + 1];
-    if (src->dims[0] != dst->dims[0] || src->dims[1] != G * ICg ||
-        dst->dims[1] != G * OCg)
+    tsr_dim_t IC, OC;
+    if (!tsr_mul_i64(G, ICg, &IC) || !tsr_mul_i64(G, OCg, &OC) ||
+        src->dims[0] != dst->dims[0] || src->dims[1] != IC ||
+        dst->dims[1] != OC)
         return tsr_invalid_arguments;
 
     for (int i = 0; i < ndims - 2; i++) {
@@ -42,12 +45,21 @@ tsr_status_t tsr_conv_desc_validate(const tsr_convolution_desc_t *desc) {
         const tsr_dim_t k = wei->dims[2 + with_groups + i];
         const tsr_dim_t stride = desc->strides[i], dil = desc->dilates[i];
         const tsr_dim_t pad_l = desc->padding_l[i], pad_r = desc->padding_r[i];
-        if (stride < 1 || dil < 0 || pad_l < 0 || pad_r + stride <= 0)
+        if (stride < 1 || dil < 0 || pad_l < 0)
             return tsr_invalid_arguments;
         /* Right padding may be negative: the last input rows a stride
-         * skips over need not exist. */
-        const tsr_dim_t k_range = (k - 1) * (dil + 1) + 1;
-        const tsr_dim_t span = in + pad_l + pad_r - k_range;
+         * skips over need not exist. The kernel's extent
+         * (k - 1) * (dil + 1) + 1 and the span the windows slide over must
+         * not overflow. */
+        tsr_dim_t pad_r_end, dil_step, k_step, k_range, padded, span;
+        if (!tsr_add_i64(pad_r, stride, &pad_r_end) || pad_r_end <= 0 ||
+            !tsr_add_i64(dil, 1, &dil_step) ||
+            !tsr_mul_i64(k - 1, dil_step, &k_step) ||
+            !tsr_add_i64(k_step, 1, &k_range) ||
+            !tsr_add_i64(in, pad_l, &padded) ||
+            !tsr_add_i64(padded, pad_r, &padded) ||
+            !tsr_sub_i64(padded, k_range, &span))
+            return tsr_invalid_arguments;
         if (span < 0 || span / stride + 1 != out)
             return tsr_invalid_arguments;
     }

@@ -3,14 +3,7 @@
 #include "memory_desc.h"
 
 int md_is_usable_blocked(const tsr_memory_desc_t *md) {
-    if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
-        md->format_kind != tsr_format_kind_blocked ||
-        tsr_data_type_size(md->data_type) == 0 || !md_extra_ok(md))
-        return 0;
-    for (int d = 0; d < md->ndims; d++)
-        if (md->dims[d] <= 0)
-            return 0;
-    return 1;
+    return md->format_kind == tsr_format_kind_blocked && md_is_valid(md);
 }
 
 tsr_dim_t md_outer_extent(const tsr_memory_desc_t *md, int d) {

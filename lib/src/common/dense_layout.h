@@ -23,8 +23,8 @@ tsr_status_t md_init_dense_like(tsr_memory_desc_t *md,
                                 const tsr_dim_t *dims, tsr_data_type_t dt,
                                 int keep_blocks);
 
-/* 1 for a blocked descriptor a primitive can take as given: rank 1 to
- * TSR_MAX_NDIMS, positive dims, a known data type, supported extra data. */
+/* 1 for a blocked descriptor a primitive can take as given: a valid one
+ * (md_is_valid). */
 int md_is_usable_blocked(const tsr_memory_desc_t *md);
 
 /* Extent of dim d in units of its inner blocks (padded_dims / blocks). */

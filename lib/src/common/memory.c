@@ -32,9 +32,8 @@ static tsr_status_t acquire_buffer(const tsr_memory_desc_t *md, void *handle,
 tsr_status_t tsr_memory_create(tsr_memory_t *memory,
                                const tsr_memory_desc_t *md, tsr_engine_t engine,
                                void *handle) {
-    if (!memory || !md || !engine ||
-        md->format_kind != tsr_format_kind_blocked || md->ndims <= 0 ||
-        md->ndims > TSR_MAX_NDIMS || tsr_memory_desc_get_size(md) == 0)
+    if (!memory || !md || !engine || !md_is_valid(md) ||
+        md->format_kind != tsr_format_kind_blocked)
         return tsr_invalid_arguments;
     struct tsr_memory *created = malloc(sizeof(*created));
     if (!created)

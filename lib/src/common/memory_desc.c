@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checked_math.h"
 #include "data_type.h"
 #include "format_tag.h"
 #include "memory_desc.h"
@@ -14,24 +15,29 @@
  * offset and byte size far from int64 / size_t overflow. */
 #define TSR_MAX_ELEMS ((tsr_dim_t)1 << 58)
 
+/* a * b when both are non-negative and the product stays within
+ * TSR_MAX_ELEMS, else -1. */
+static tsr_dim_t checked_mul(tsr_dim_t a, tsr_dim_t b) {
+    tsr_dim_t r;
+    if (a < 0 || b < 0 || !tsr_mul_i64(a, b, &r) || r > TSR_MAX_ELEMS)
+        return -1;
+    return r;
+}
+
+/* Rank within bounds, each dim positive and the product of all of them
+ * within TSR_MAX_ELEMS. */
 static int dims_are_valid(int ndims, const tsr_dim_t *dims) {
     if (ndims < 1 || ndims > TSR_MAX_NDIMS || !dims)
         return 0;
+    tsr_dim_t n = 1;
     for (int d = 0; d < ndims; d++)
-        if (dims[d] <= 0 || dims[d] > TSR_MAX_ELEMS)
+        if (dims[d] <= 0 || (n = checked_mul(n, dims[d])) < 0)
             return 0;
     return 1;
 }
 
 static int data_type_is_valid(tsr_data_type_t dt) {
     return tsr_data_type_size(dt) != 0;
-}
-
-/* a * b when it stays within TSR_MAX_ELEMS, else -1. */
-static tsr_dim_t checked_mul(tsr_dim_t a, tsr_dim_t b) {
-    if (a < 0 || b < 0 || (b != 0 && a > TSR_MAX_ELEMS / b))
-        return -1;
-    return a * b;
 }
 
 void md_dim_blocks(const tsr_memory_desc_t *md, tsr_dim_t *blocks) {
@@ -46,6 +52,86 @@ static tsr_dim_t inner_block_size(const tsr_memory_desc_t *md) {
     for (int k = 0; k < md->blocking.inner_nblks; k++)
         size *= md->blocking.inner_blks[k];
     return size;
+}
+
+/* Inner blocks within bounds: a known count, dims that exist, positive
+ * sizes whose product stays within TSR_MAX_ELEMS. */
+static int inner_blocks_are_valid(const tsr_memory_desc_t *md) {
+    const tsr_blocking_desc_t *blk = &md->blocking;
+    if (blk->inner_nblks < 0 || blk->inner_nblks > TSR_MAX_NDIMS)
+        return 0;
+    tsr_dim_t size = 1;
+    for (int k = 0; k < blk->inner_nblks; k++)
+        if (blk->inner_idxs[k] < 0 || blk->inner_idxs[k] >= md->ndims ||
+            blk->inner_blks[k] <= 0 ||
+            (size = checked_mul(size, blk->inner_blks[k])) < 0)
+            return 0;
+    return 1;
+}
+
+/* Padded dims cover the dims in whole blocks, with no offsets, and the
+ * padded buffer's points stay within TSR_MAX_ELEMS. */
+static int padded_dims_are_valid(const tsr_memory_desc_t *md,
+                                 const tsr_dim_t *blocks) {
+    tsr_dim_t n = 1;
+    for (int d = 0; d < md->ndims; d++) {
+        const tsr_dim_t pd = md->padded_dims[d];
+        if (pd < md->dims[d] || pd % blocks[d] != 0 ||
+            md->padded_offsets[d] != 0 || (n = checked_mul(n, pd)) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Strides never negative (nor above TSR_MAX_ELEMS), and no two points at
+ * one offset: ordered by stride, each dim with more than one outer index
+ * steps over the whole extent of the dims (and inner blocks) inside it.
+ * On success *span is that extent for all dims: the buffer's points from
+ * offset0. */
+static int strides_are_valid(const tsr_memory_desc_t *md,
+                             const tsr_dim_t *blocks, tsr_dim_t *span) {
+    const tsr_dim_t *strides = md->blocking.strides;
+    int order[TSR_MAX_NDIMS], n = 0;
+    for (int d = 0; d < md->ndims; d++) {
+        if (strides[d] < 0 || strides[d] > TSR_MAX_ELEMS)
+            return 0;
+        if (md->padded_dims[d] / blocks[d] > 1)
+            order[n++] = d;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort by ascending stride */
+        for (int j = i; j > 0 && strides[order[j]] < strides[order[j - 1]];
+             j--) {
+            const int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    tsr_dim_t extent = inner_block_size(md);
+    for (int i = 0; i < n; i++) {
+        const int d = order[i];
+        if (strides[d] < extent)
+            return 0;
+        extent = checked_mul(strides[d], md->padded_dims[d] / blocks[d]);
+        if (extent < 0)
+            return 0;
+    }
+    *span = extent;
+    return 1;
+}
+
+int md_is_valid(const tsr_memory_desc_t *md) {
+    if (!md || !dims_are_valid(md->ndims, md->dims) ||
+        !data_type_is_valid(md->data_type) || !md_extra_ok(md))
+        return 0;
+    if (md->format_kind == tsr_format_kind_any)
+        return 1;
+    if (md->format_kind != tsr_format_kind_blocked ||
+        !inner_blocks_are_valid(md))
+        return 0;
+    tsr_dim_t blocks[TSR_MAX_NDIMS], span, end;
+    md_dim_blocks(md, blocks);
+    return padded_dims_are_valid(md, blocks) &&
+           strides_are_valid(md, blocks, &span) && md->offset0 >= 0 &&
+           tsr_add_i64(md->offset0, span, &end) && end <= TSR_MAX_ELEMS;
 }
 
 /* A blocked descriptor of these dims with nothing else set yet. */
@@ -104,6 +190,8 @@ tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
         if (stride < 0)
             return tsr_invalid_arguments;
     }
+    if (!md_is_valid(&built))
+        return tsr_invalid_arguments;
     *md = built;
     return tsr_success;
 }
@@ -145,36 +233,17 @@ tsr_status_t tsr_memory_desc_init_by_strides(tsr_memory_desc_t *md, int ndims,
         return md_init_blocked(md, ndims, dims, data_type, row_major, 0, NULL,
                                NULL);
     }
-    /* No overlap: ordered by stride, each dim must step over the whole
-     * extent of the dims inside it (dims of size 1 never step). */
-    int order[TSR_MAX_NDIMS], n = 0;
-    for (int d = 0; d < ndims; d++) {
-        if (strides[d] <= 0 || strides[d] > TSR_MAX_ELEMS)
-            return tsr_invalid_arguments;
-        if (dims[d] > 1)
-            order[n++] = d;
-    }
-    for (int i = 1; i < n; i++) /* insertion sort by ascending stride */
-        for (int j = i; j > 0 && strides[order[j]] < strides[order[j - 1]];
-             j--) {
-            const int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    tsr_dim_t extent = 1;
-    for (int i = 0; i < n; i++) {
-        const int d = order[i];
-        if (strides[d] < extent)
-            return tsr_invalid_arguments;
-        extent = checked_mul(strides[d], dims[d]);
-        if (extent < 0)
-            return tsr_invalid_arguments;
-    }
     /* dims and strides may point into *md itself. */
     tsr_memory_desc_t built;
     blocked_start(&built, ndims, dims, data_type);
     memcpy(built.padded_dims, dims, sizeof(*dims) * (size_t)ndims);
-    memcpy(built.blocking.strides, strides, sizeof(*strides) * (size_t)ndims);
+    for (int d = 0; d < ndims; d++) {
+        if (strides[d] <= 0)
+            return tsr_invalid_arguments;
+        built.blocking.strides[d] = strides[d];
+    }
+    if (!md_is_valid(&built))
+        return tsr_invalid_arguments;
     *md = built;
     return tsr_success;
 }
@@ -239,7 +308,7 @@ tsr_dim_t md_nelems_padded(const tsr_memory_desc_t *md) {
 }
 
 size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md) {
-    if (!md)
+    if (!md_is_valid(md) || md_is_any(md))
         return 0;
     const size_t extra = md_extra_size(md);
     if (extra == 0 || md_nelems_padded(md) == 0)
@@ -248,7 +317,7 @@ size_t tsr_memory_desc_get_size(const tsr_memory_desc_t *md) {
 }
 
 tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md) {
-    if (!md || md->ndims <= 0)
+    if (!md || !dims_are_valid(md->ndims, md->dims))
         return 0;
     tsr_dim_t n = 1;
     for (int d = 0; d < md->ndims; d++)
@@ -256,14 +325,53 @@ tsr_dim_t tsr_memory_desc_nelems(const tsr_memory_desc_t *md) {
     return n;
 }
 
+int md_blocking_in_bounds(const tsr_memory_desc_t *md) {
+    if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
+        md->format_kind != tsr_format_kind_blocked)
+        return 0;
+    const tsr_blocking_desc_t *blk = &md->blocking;
+    if (blk->inner_nblks < 0 || blk->inner_nblks > TSR_MAX_NDIMS)
+        return 0;
+    for (int k = 0; k < blk->inner_nblks; k++)
+        if (blk->inner_idxs[k] < 0 || blk->inner_idxs[k] >= md->ndims ||
+            blk->inner_blks[k] <= 0)
+            return 0;
+    return 1;
+}
+
+/* md_off_v with every step checked, so that a descriptor nobody validated
+ * gives -1 instead of an overflow (the public query is called per point by
+ * callers that validated once, so it does not validate the whole
+ * descriptor each time). */
 tsr_dim_t tsr_memory_desc_offset(const tsr_memory_desc_t *md,
                                  const tsr_dim_t *pos) {
-    if (!md || !pos || md->format_kind != tsr_format_kind_blocked)
+    if (!md || !pos || !md_blocking_in_bounds(md))
         return -1;
-    for (int d = 0; d < md->ndims; d++)
+    tsr_dim_t outer[TSR_MAX_NDIMS];
+    for (int d = 0; d < md->ndims; d++) {
         if (pos[d] < 0 || pos[d] >= md->dims[d])
             return -1;
-    return md_off_v(md, pos);
+        outer[d] = pos[d];
+    }
+    const tsr_blocking_desc_t *blk = &md->blocking;
+    tsr_dim_t offset = md->offset0, inner_stride = 1;
+    for (int k = blk->inner_nblks - 1; k >= 0; k--) {
+        const int d = (int)blk->inner_idxs[k];
+        const tsr_dim_t b = blk->inner_blks[k];
+        tsr_dim_t term;
+        if (!tsr_mul_i64(outer[d] % b, inner_stride, &term) ||
+            !tsr_add_i64(offset, term, &offset) ||
+            !tsr_mul_i64(inner_stride, b, &inner_stride))
+            return -1;
+        outer[d] /= b;
+    }
+    for (int d = 0; d < md->ndims; d++) {
+        tsr_dim_t term;
+        if (!tsr_mul_i64(outer[d], blk->strides[d], &term) ||
+            !tsr_add_i64(offset, term, &offset))
+            return -1;
+    }
+    return offset < 0 ? -1 : offset;
 }
 
 int md_has_padding(const tsr_memory_desc_t *md) {
@@ -297,7 +405,8 @@ int md_same_layout(const tsr_memory_desc_t *a, const tsr_memory_desc_t *b) {
 
 int tsr_memory_desc_equal(const tsr_memory_desc_t *a,
                           const tsr_memory_desc_t *b) {
-    if (!a || !b || a->ndims != b->ndims || a->data_type != b->data_type ||
+    if (!a || !b || a->ndims != b->ndims || a->ndims < 0 ||
+        a->ndims > TSR_MAX_NDIMS || a->data_type != b->data_type ||
         a->format_kind != b->format_kind)
         return 0;
     for (int d = 0; d < a->ndims; d++)
@@ -305,7 +414,8 @@ int tsr_memory_desc_equal(const tsr_memory_desc_t *a,
             return 0;
     if (a->format_kind != tsr_format_kind_blocked)
         return 1;
-    return a->offset0 == b->offset0 && md_same_layout(a, b) &&
+    return md_blocking_in_bounds(a) && md_blocking_in_bounds(b) &&
+           a->offset0 == b->offset0 && md_same_layout(a, b) &&
            md_extra_equal(a, b);
 }
 
@@ -315,7 +425,7 @@ int tsr_memory_desc_matches_tag(const tsr_memory_desc_t *md, const char *tag) {
         return 0;
     if (layout.is_any)
         return md_is_any(md);
-    if (md->format_kind != tsr_format_kind_blocked || layout.ndims != md->ndims)
+    if (!md_blocking_in_bounds(md) || layout.ndims != md->ndims)
         return 0;
     tsr_memory_desc_t expected;
     if (md_init_blocked(&expected, md->ndims, md->dims, md->data_type,
@@ -333,8 +443,7 @@ tsr_status_t tsr_memory_desc_layout_str(const tsr_memory_desc_t *md, char *buf,
         snprintf(buf, len, "any");
         return tsr_success;
     }
-    if (md->format_kind != tsr_format_kind_blocked || md->ndims <= 0 ||
-        md->ndims > TSR_MAX_NDIMS) {
+    if (!md_blocking_in_bounds(md)) {
         snprintf(buf, len, "undef");
         return tsr_success;
     }

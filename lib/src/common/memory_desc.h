@@ -13,6 +13,23 @@ static inline int md_is_zero(const tsr_memory_desc_t *md) {
     return md->ndims == 0 || md->format_kind == tsr_format_kind_undef;
 }
 
+/* The one validation of a descriptor that enters through the API,
+ * however it was made: a rank of 1 to TSR_MAX_NDIMS, positive dims, a
+ * library data type, supported extra data and the product of the dims
+ * within the library's element limit (2^58); then for a blocked layout:
+ * inner blocks on existing dims with positive sizes, padded dims that
+ * cover the dims in whole blocks with zero padded offsets, non-negative
+ * strides under which no two points share an offset (sorted by stride,
+ * each dim steps over everything inside it), offset0 >= 0, and the whole
+ * buffer, offset0 included, within the element limit. 1 when valid
+ * ("any" and blocked only). */
+int md_is_valid(const tsr_memory_desc_t *md);
+
+/* The structure of a blocked descriptor may be walked without reading
+ * out of bounds or dividing by zero: rank and inner blocks within bounds,
+ * block sizes positive (a cheaper check than md_is_valid, for queries). */
+int md_blocking_in_bounds(const tsr_memory_desc_t *md);
+
 /* Element offset of logical point `pos` (no range checks): the hot form of
  * tsr_memory_desc_offset. */
 tsr_dim_t md_off_v(const tsr_memory_desc_t *md, const tsr_dim_t *pos);

@@ -3,20 +3,13 @@
 #ifndef TSR_COMMON_OP_MD_H
 #define TSR_COMMON_OP_MD_H
 
+#include "memory_desc.h"
 #include "tessera.h"
 
-/* A descriptor of rank `ndims` with a library data type, positive dims and
- * a layout that is either given (blocked) or left to the primitive (any). */
+/* A valid descriptor (md_is_valid) of rank `ndims` whose layout is either
+ * given (blocked) or left to the primitive (any). */
 static inline int op_md_is_usable(const tsr_memory_desc_t *md, int ndims) {
-    if (md->ndims != ndims || md->data_type < tsr_f16 || md->data_type > tsr_u8)
-        return 0;
-    if (md->format_kind != tsr_format_kind_any &&
-        md->format_kind != tsr_format_kind_blocked)
-        return 0;
-    for (int d = 0; d < ndims; d++)
-        if (md->dims[d] <= 0)
-            return 0;
-    return 1;
+    return md->ndims == ndims && md_is_valid(md);
 }
 
 /* A bias descriptor is present when it was set at all. */

@@ -2,22 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dense_layout.h"
 #include "memory_desc.h"
 #include "primitive.h"
 #include "verbose.h"
 
 extern const tsr_impl_t *const tsr_reorder_impl_list[];
-
-static int reorder_md_is_usable(const tsr_memory_desc_t *md) {
-    if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
-        md->format_kind != tsr_format_kind_blocked ||
-        tsr_data_type_size(md->data_type) == 0 || !md_extra_ok(md))
-        return 0;
-    for (int d = 0; d < md->ndims; d++)
-        if (md->dims[d] <= 0)
-            return 0;
-    return 1;
-}
 
 tsr_status_t tsr_reorder_primitive_desc_create(
         tsr_primitive_desc_t *primitive_desc, const tsr_memory_desc_t *src_desc,
@@ -26,7 +16,7 @@ tsr_status_t tsr_reorder_primitive_desc_create(
     if (!primitive_desc || !src_desc || !dst_desc ||
         !tsr_engine_is_cpu(src_engine) || !tsr_engine_is_cpu(dst_engine))
         return tsr_invalid_arguments;
-    if (!reorder_md_is_usable(src_desc) || !reorder_md_is_usable(dst_desc) ||
+    if (!md_is_usable_blocked(src_desc) || !md_is_usable_blocked(dst_desc) ||
         src_desc->ndims != dst_desc->ndims)
         return tsr_invalid_arguments;
     for (int d = 0; d < src_desc->ndims; d++)

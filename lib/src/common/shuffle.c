@@ -26,8 +26,7 @@ static tsr_status_t shuffle_check(const tsr_shuffle_desc_t *desc) {
     const tsr_memory_desc_t *in = forward ? &desc->src_desc : &desc->dst_desc;
     const tsr_memory_desc_t *out = forward ? &desc->dst_desc : &desc->src_desc;
     if (!md_is_usable_blocked(in) || out->ndims != in->ndims ||
-        out->data_type != in->data_type ||
-        (!md_is_any(out) && !md_is_usable_blocked(out)))
+        out->data_type != in->data_type || !md_is_valid(out))
         return tsr_invalid_arguments;
     for (int d = 0; d < in->ndims; d++)
         if (out->dims[d] != in->dims[d])

@@ -314,6 +314,12 @@ void gemm_conv_store_rows_s32(const gemm_conv_conf_t *cf,
                               tsr_dim_t oc, int64_t m, int64_t ncols, void *dst,
                               float *work);
 
+/* Points per image up to which creation looks at each output point (the
+ * padding order, whether cut tiles pay): beyond it neither is tried, so
+ * that creation stays cheap for any size. Such images have too thin a
+ * border for either to pay, unless padded beyond their own size. */
+#define GEMM_CONV_ORDER_MAX_SP ((tsr_dim_t)1 << 16)
+
 /* An order of the output points of `images` images for a GEMM that reads
  * the source by taps and leaves out the taps a whole tile of mr rows reads
  * in zero padding: GEMM row i of such a run of images is point order[i]
@@ -393,6 +399,12 @@ typedef struct {
  * channels-last source with few channels, one group, 2D or 1D, no
  * dilation along w, more than one column of taps. */
 int gemm_conv_row_taps_ok(const gemm_conv_conf_t *cf);
+/* 1 when the window of zero-padded source rows that out_rows output rows
+ * read (elements of esize bytes) has a size that fits (no overflow) and
+ * stays near the source image's (the padding or the rows a stride skips
+ * would otherwise make it far larger than the data). */
+int gemm_conv_window_fits(const gemm_conv_conf_t *cf, tsr_dim_t out_rows,
+                          size_t esize);
 /* Floats of the window of an item of up to chunk_sp points. */
 size_t gemm_conv_row_window_floats(const gemm_conv_conf_t *cf,
                                    tsr_dim_t chunk_sp);

@@ -4,6 +4,7 @@
  * (declarations in gemm_conv_f32.h). */
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/convolution_pd.h"
 #include "common/isa.h"
 #include "common/memory_desc.h"
@@ -148,6 +149,24 @@ void gemm_conv_sizes_init(gemm_conv_conf_t *cf,
     cf->KS = cf->sh.KD * cf->sh.KH * cf->sh.KW;
     cf->K = cf->sh.ICg * cf->KS;
     cf->col_ld = cf->K;
+}
+
+/* Bytes a window may exceed twice the source image by: small images with
+ * their padding. */
+#define WINDOW_SLACK_BYTES ((int64_t)1 << 20)
+
+int gemm_conv_window_fits(const gemm_conv_conf_t *cf, tsr_dim_t out_rows,
+                          size_t esize) {
+    const conv_sizes_t *sh = &cf->sh;
+    /* Rows and columns stay within the padded source's extent, which the
+     * op descriptor's validation keeps from overflowing; their product
+     * may not. */
+    int64_t bytes, image, limit;
+    return tsr_mul_i64(gemm_conv_window_rows(cf, out_rows),
+                       gemm_conv_window_cols(cf), &bytes) &&
+           tsr_mul_i64(bytes, sh->ICg * (int64_t)esize, &bytes) &&
+           tsr_mul_i64(sh->IH * sh->IW * sh->ICg, 2 * (int64_t)esize, &image) &&
+           tsr_add_i64(image, WINDOW_SLACK_BYTES, &limit) && bytes <= limit;
 }
 
 /* Logical dst point (n, oc, spatial of sp). */

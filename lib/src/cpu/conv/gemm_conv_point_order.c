@@ -163,7 +163,8 @@ int32_t *gemm_conv_padding_order(const gemm_conv_conf_t *cf, int mr,
                                  tsr_dim_t images) {
     enum { MAX_CLASSES = 256 };
     const tsr_dim_t SP = cf->SP;
-    if (cf->KS > 64 || images < 1 || SP > INT32_MAX / images || mr < 1)
+    if (cf->KS > 64 || images < 1 || SP > GEMM_CONV_ORDER_MAX_SP ||
+        SP > INT32_MAX / images || mr < 1)
         return NULL;
     const tsr_dim_t rows = images * SP;
     uint64_t *taps = malloc(sizeof(*taps) * (size_t)SP);

@@ -22,7 +22,9 @@ int gemm_conv_row_taps_ok(const gemm_conv_conf_t *cf) {
            cf->wei_panels && !cf->batch_rows && sh->G == 1 &&
            sh->ICg <= ROW_TAPS_MAX_IC && cf->src_s[CONV_W] == sh->ICg &&
            sh->KW > 1 && cf->DW == 1 && sh->KD == 1 && sh->ID == 1 &&
-           sh->OD == 1 && sh->KH <= TSR_GEMM_MAX_TAPS;
+           sh->OD == 1 && sh->KH <= TSR_GEMM_MAX_TAPS &&
+           gemm_conv_window_fits(cf, gemm_conv_chunk_out_rows(cf, cf->chunk_sp),
+                                 sizeof(float));
 }
 
 size_t gemm_conv_row_window_floats(const gemm_conv_conf_t *cf,

@@ -25,11 +25,13 @@
 #include "cpu/gemm/gemm_taps.h"
 
 /* What both forms need: 2D or 1D, a channels-last source, K in kernel
- * point order, several taps. */
+ * point order, several taps, and a window of a whole image (the most an
+ * item's may hold) that fits. */
 static int window_base_ok(const gemm_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
     return !cf->direct && cf->kic && cf->src_cl && cf->dst_cl && sh->KD == 1 &&
-           sh->ID == 1 && sh->OD == 1 && cf->KS > 1;
+           sh->ID == 1 && sh->OD == 1 && cf->KS > 1 &&
+           gemm_conv_window_fits(cf, sh->OH, 1);
 }
 
 int gemm_conv_window_ok(const gemm_conv_conf_t *cf) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/attr.h"
+#include "common/checked_math.h"
 #include "common/convolution_pd.h"
 #include "common/memory_desc.h"
 #include "common/utils.h"
@@ -135,6 +136,7 @@ static tsr_dim_t order_images(const gemm_conv_conf_t *cf) {
 
 static tsr_status_t staging_init(gemm_conv_conf_t *cf,
                                  struct tsr_primitive_desc *pd);
+static void conf_fini(gemm_conv_conf_t *cf);
 
 /* 1 when the GEMM's row tiles cut to the taps their points read pay, by
  * one run of order_rows points in GEMM row order (a 7x7 3x3 layer's
@@ -142,6 +144,8 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
  * slower measured where it saw one). */
 static int taps_cut_pays(const gemm_conv_conf_t *cf) {
     const tsr_dim_t rows = cf->order_rows;
+    if (rows > GEMM_CONV_ORDER_MAX_SP)
+        return 0;
     uint64_t *taps = malloc(sizeof(*taps) * (size_t)rows);
     if (!taps)
         return 0;
@@ -258,14 +262,16 @@ static tsr_status_t gemm_conv_init(struct tsr_primitive_desc *pd) {
         free(cf);
         return st;
     }
-    pd->impl_data = cf;
     const gemm_conv_staging_t *sg = cf->staging;
-    if (sg) {
-        pd->scratchpad_size = sg->slot_bytes * (sg->per_thread ? cf->nthr : 1);
-        return tsr_success;
+    const size_t slice_bytes = sg ? sg->slot_bytes : cf->thread_bytes;
+    const int per_thread = sg ? sg->per_thread : cf->per_thread_items;
+    if (!tsr_mul_size(slice_bytes, (size_t)(per_thread ? cf->nthr : 1),
+                      &pd->scratchpad_size)) {
+        conf_fini(cf);
+        free(cf);
+        return tsr_unimplemented;
     }
-    const int slices = cf->per_thread_items ? cf->nthr : 1;
-    pd->scratchpad_size = cf->thread_bytes * (size_t)slices;
+    pd->impl_data = cf;
     return tsr_success;
 }
 
@@ -408,7 +414,12 @@ static tsr_status_t staging_init(gemm_conv_conf_t *cf,
      * small images). */
     const int per_thread = nthr > 1 && MB >= 2 * nthr;
     tsr_dim_t images = 1;
-    for (tsr_dim_t d = per_thread ? MB / (2 * nthr) : 1; d > 1; d--)
+    /* From the most images that fit STAGE_BYTES: no loop over the batch. */
+    const tsr_dim_t most =
+            per_thread ? TSR_MIN(MB / (2 * nthr),
+                                 (tsr_dim_t)(STAGE_BYTES / image_bytes))
+                       : 1;
+    for (tsr_dim_t d = most; d > 1; d--)
         if (MB % d == 0 && (size_t)d * image_bytes <= STAGE_BYTES) {
             images = d;
             break;

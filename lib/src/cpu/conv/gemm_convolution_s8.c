@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/convolution_pd.h"
 #include "common/memory_desc.h"
 #include "common/utils.h"
@@ -301,10 +302,16 @@ static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
         free(sc);
         return st;
     }
-    pd->impl_data = sc;
     const int slices = sc->cf.per_thread_items ? sc->cf.nthr : 1;
-    pd->scratchpad_size = sc->shared_bytes + sc->cf.panel_copy_bytes +
-                          sc->cf.thread_bytes * slices;
+    size_t threads_bytes;
+    if (!tsr_mul_size(sc->cf.thread_bytes, (size_t)slices, &threads_bytes) ||
+        !tsr_add_size(threads_bytes, sc->shared_bytes + sc->cf.panel_copy_bytes,
+                      &pd->scratchpad_size)) {
+        free(sc->cf.point_order);
+        free(sc);
+        return tsr_unimplemented;
+    }
+    pd->impl_data = sc;
     return tsr_success;
 }
 
