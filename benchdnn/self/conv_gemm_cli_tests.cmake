@@ -24,4 +24,6 @@ set_tests_properties(benchdnn_cli_conv_gemm_f32_batch
   PROPERTIES ENVIRONMENT OMP_NUM_THREADS=2)
 set_tests_properties(benchdnn_cli_conv_gemm_f32_batch
   benchdnn_cli_conv_gemm_f32_batch_generic
-  benchdnn_cli_conv_gemm_f32_batch_isa_avx2 PROPERTIES TIMEOUT 600)
+  benchdnn_cli_conv_gemm_f32_batch_isa_avx2 PROPERTIES TIMEOUT 600
+  # The longest tests of the suite: started first so that -j packs them.
+  COST 1000)

@@ -20,4 +20,6 @@ set_tests_properties(benchdnn_cli_conv_gemm_s8_batch_isa_avx512_core_vnni
   PROPERTIES ENVIRONMENT TSR_MAX_CPU_ISA=avx512_core_vnni)
 set_tests_properties(benchdnn_cli_conv_gemm_s8_batch
   benchdnn_cli_conv_gemm_s8_batch_isa_avx512_core_vnni
-  benchdnn_cli_conv_gemm_s8_batch_generic PROPERTIES TIMEOUT 600)
+  benchdnn_cli_conv_gemm_s8_batch_generic PROPERTIES TIMEOUT 600
+  # The longest tests of the suite: started first so that -j packs them.
+  COST 1000)

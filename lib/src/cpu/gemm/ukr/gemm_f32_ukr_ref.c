@@ -19,7 +19,10 @@ void tsr_gemm_f32_ukr_ref(int64_t k, float alpha, const float *a, int64_t a_ld,
     for (int64_t p = 0; p < k; ++p) {
         const float *ap = a + p * a_cs;
         const float *bp = b + p * b_stride;
+/* Unrolled so that acc lives in registers at -O2 too (sanitizer builds). */
+#pragma GCC unroll 4
         for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
             for (int j = 0; j < NR; ++j)
                 acc[i][j] += ap[i * a_rs] * bp[j];
     }

@@ -18,9 +18,13 @@ void tsr_gemm_s8_ukr_ref(int64_t kgroups, const void *a_, const void *b_,
     for (int64_t p = 0; p < kgroups; ++p) {
         const uint8_t *ap = a + p * MR * 4;
         const int8_t *bp = b + p * NR * 4;
+/* Unrolled so that acc lives in registers at -O2 too (sanitizer builds). */
+#pragma GCC unroll 4
         for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
             for (int j = 0; j < NR; ++j) {
                 int32_t quad = 0; /* at most 4 * 255 * 128 in magnitude */
+#pragma GCC unroll 4
                 for (int t = 0; t < 4; ++t)
                     quad += (int32_t)ap[i * 4 + t] * bp[j * 4 + t];
                 acc[i][j] += (uint32_t)quad;
