@@ -116,10 +116,14 @@ static int run_case(const concat_case_t *c) {
     const tsr_memory_desc_t *pd_dst =
             tsr_primitive_desc_query_arg_md(pd, TSR_ARG_DST);
     /* A dst left to the primitive: source 0's data type (or the "any"
-     * descriptor's), its plain layout, abcd for a blocked one. */
+     * descriptor's), its plain layout, its blocked layout when every
+     * source has it, else abcd. */
     if (!c->dtag || strcmp(c->dtag, "any") == 0) {
         const int src0_blocked = src_mds[0].blocking.inner_nblks > 0;
-        const char *tag = src0_blocked ? "abcd" : c->stag[0];
+        int same_tags = 1;
+        for (int i = 1; i < c->n; i++)
+            same_tags &= strcmp(c->stag[i], c->stag[0]) == 0;
+        const char *tag = src0_blocked && !same_tags ? "abcd" : c->stag[0];
         tsr_memory_desc_t expected =
                 md_of(4, dst_dims, c->dtag ? c->ddt : c->sdt[0], tag);
         CHECK(tsr_memory_desc_equal(pd_dst, &expected));
@@ -179,6 +183,44 @@ static void test_channels(void) {
                 run_case(&mixed);
             }
     }
+}
+
+/* Blocked layouts along the channels with sources that start inside a
+ * block (the masked block copies), every data type size, one to many
+ * sources, dst padding, sizes that several threads split at cache lines
+ * inside rows; with explicit dst and dst left to the primitive. */
+static void test_blocked_uneven(void) {
+    static const char *const tags[] = {"aBcd16b", "aBcd8b"};
+    static const tsr_data_type_t dts[] = {tsr_f32, tsr_s8, tsr_u8, tsr_bf16,
+                                          tsr_s32};
+    static const tsr_dim_t counts[][MAX_SRCS] = {{5, 17, 3, 0, 0},
+                                                 {17, 16, 0, 0, 0},
+                                                 {1, 2, 3, 4, 30},
+                                                 {24, 13, 0, 0, 0},
+                                                 {33, 47, 9, 0, 0}};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t d = 0; d < 5; d++)
+            for (size_t k = 0; k < 5; k++) {
+                int n = 0;
+                while (n < MAX_SRCS && counts[k][n])
+                    n++;
+                concat_case_t c = make_case(n, 1, counts[k], dts[d], tags[t],
+                                            dts[d], tags[t]);
+                CHECK(run_case(&c) > 0);
+                c.dtag = NULL;
+                CHECK(run_case(&c) > 0);
+            }
+    /* Many points per row and threads: rows not whole cache lines. */
+    const tsr_dim_t sizes[2] = {70, 27};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t d = 0; d < 2; d++) {
+            concat_case_t big =
+                    make_case(2, 1, sizes, dts[d], tags[t], dts[d], tags[t]);
+            big.dims[0] = 3;
+            big.dims[2] = 29;
+            big.dims[3] = 31;
+            CHECK(run_case(&big) > 0);
+        }
 }
 
 /* Axes 0, 2 and 3 in every layout; plain and blocked take block copies. */
@@ -271,6 +313,7 @@ int main(void) {
     tensor_test_begin();
     test_channels();
     test_axes();
+    test_blocked_uneven();
     test_data_types();
     test_bad_arguments();
     tensor_test_end();

@@ -702,6 +702,17 @@ static void test_integer_and_mixed_types(void) {
             CHECK(run_fwd(&shapes[s], &a) >= 1);
             fwd_case_t b = {idts[t], idts[t], linear, 0, PO_BIN_CHANNEL};
             CHECK(run_fwd(&shapes[s], &b) >= 1);
+            /* The integer kernels (no post-ops): rounding of fractions
+             * and ties, saturation at both ends, tails. */
+            const alg_case_t direct[] = {{tsr_eltwise_relu, 0.f, 0.f},
+                                         {tsr_eltwise_relu, 0.5f, 0.f},
+                                         {tsr_eltwise_linear, 0.375f, 2.5f},
+                                         {tsr_eltwise_linear, -3.f, 1.f}};
+            for (int k = 0; k < 4; k++) {
+                fwd_case_t d = {idts[t], idts[t], direct[k], (s + k) % 2,
+                                PO_NONE};
+                CHECK(run_fwd(&shapes[s], &d) >= 1);
+            }
         }
     /* Different source and destination types. */
     fwd_case_t m1 = {tsr_f32, tsr_s8, relu, 0, PO_NONE};

@@ -25,17 +25,6 @@ typedef struct {
     tsr_dim_t start[TSR_MAX_MULTIPLE_SRC];
 } concat_rows_t;
 
-static int same_inner_blocks(const tsr_memory_desc_t *a,
-                             const tsr_memory_desc_t *b) {
-    if (a->blocking.inner_nblks != b->blocking.inner_nblks)
-        return 0;
-    for (int k = 0; k < a->blocking.inner_nblks; k++)
-        if (a->blocking.inner_blks[k] != b->blocking.inner_blks[k] ||
-            a->blocking.inner_idxs[k] != b->blocking.inner_idxs[k])
-            return 0;
-    return 1;
-}
-
 /* The rows of the problem, or 0 when its layouts do not allow them. */
 static int concat_rows_init(concat_rows_t *rows,
                             const struct tsr_primitive_desc *pd) {
@@ -63,7 +52,8 @@ static int concat_rows_init(concat_rows_t *rows,
     tsr_dim_t axis_offset = 0;
     for (int i = 0; i < desc->n; i++) {
         const tsr_memory_desc_t *src = &pd->md[TSR_MD_MULTIPLE_SRC + i];
-        if (!same_inner_blocks(src, dst) || !md_is_dense_in_order(src, order) ||
+        if (!concat_same_inner_blocks(src, dst) ||
+            !md_is_dense_in_order(src, order) ||
             axis_offset % blocks[axis] != 0)
             return 0;
         rows->piece[i] = md_outer_extent(src, axis) * inner;

@@ -1,9 +1,10 @@
 /* Eltwise on dense tensors whose arguments share one layout (plain or
  * blocked, padding included): the buffers are one flat array of padded
  * elements, cut over the threads in whole cache lines. f32 runs straight
- * through the ISA's kernel; other data types and post-ops go in chunks
- * through an f32 buffer that stays in L1. The padding is zeroed again at
- * the end (f(0) need not be 0).
+ * through the ISA's kernel, and so do s8, u8 and s32 to the same type for
+ * relu and linear without post-ops (converted in registers); other data
+ * types and post-ops go in chunks through an f32 buffer that stays in L1.
+ * The padding is zeroed again at the end (f(0) need not be 0).
  *
  * Post-ops: sum, eltwise, and binary with src1 per tensor (one value), in
  * full in dst's layout, or per channel (dim 1) when dst is plain or
@@ -31,6 +32,7 @@ typedef struct {
     eltwise_fwd_f32_fn fwd, fwd_nt; /* fwd_nt: NULL when the ISA has none */
     eltwise_bwd_f32_fn bwd;
     int cvt_avx2; /* the AVX2 conversions (same bits as the portable ones) */
+    eltwise_fwd_int_fn fwd_int; /* NULL: integers staged in f32 */
 } dense_isa_t;
 
 typedef struct {
@@ -333,6 +335,10 @@ static tsr_status_t dense_fwd_execute(const struct tsr_primitive_desc *pd,
     const int direct =
             sdt == tsr_f32 && ddt == tsr_f32 && pd->attr.post_ops.len == 0;
     const tsr_round_mode_t mode = pd->attr.round_mode;
+    const int int_direct = isa->fwd_int && sdt == ddt &&
+                           pd->attr.post_ops.len == 0 &&
+                           mode == tsr_round_nearest &&
+                           (sdt == tsr_s8 || sdt == tsr_u8 || sdt == tsr_s32);
     const int nthr =
             threads_for(n, tsr_data_type_size(sdt) + tsr_data_type_size(ddt));
     const eltwise_fwd_f32_fn fwd =
@@ -348,6 +354,11 @@ static tsr_status_t dense_fwd_execute(const struct tsr_primitive_desc *pd,
         if (direct) {
             fwd(&op, (float *)dst + begin, (const float *)src + begin,
                 end - begin);
+        } else if (int_direct &&
+                   isa->fwd_int(&op, sdt, elem_ptr(dst, ddt, begin),
+                                elem_ptr((void *)src, sdt, begin),
+                                end - begin)) {
+            /* done in place of the staging */
         } else {
             float buf[CHUNK];
             for (int64_t i = begin; i < end; i += CHUNK) {
@@ -417,14 +428,14 @@ static tsr_status_t dense_bwd_execute(const struct tsr_primitive_desc *pd,
     return tsr_success;
 }
 
-static const dense_isa_t isa_avx512 = {tsr_eltwise_fwd_f32_avx512,
-                                       tsr_eltwise_fwd_f32_nt_avx512,
-                                       tsr_eltwise_bwd_f32_avx512, 1};
-static const dense_isa_t isa_avx2 = {tsr_eltwise_fwd_f32_avx2,
-                                     tsr_eltwise_fwd_f32_nt_avx2,
-                                     tsr_eltwise_bwd_f32_avx2, 1};
+static const dense_isa_t isa_avx512 = {
+        tsr_eltwise_fwd_f32_avx512, tsr_eltwise_fwd_f32_nt_avx512,
+        tsr_eltwise_bwd_f32_avx512, 1, tsr_eltwise_fwd_int_avx512};
+static const dense_isa_t isa_avx2 = {
+        tsr_eltwise_fwd_f32_avx2, tsr_eltwise_fwd_f32_nt_avx2,
+        tsr_eltwise_bwd_f32_avx2, 1, tsr_eltwise_fwd_int_avx2};
 static const dense_isa_t isa_generic = {tsr_eltwise_fwd_f32_generic, NULL,
-                                        tsr_eltwise_bwd_f32_generic, 0};
+                                        tsr_eltwise_bwd_f32_generic, 0, NULL};
 
 static tsr_status_t fwd_avx512(const struct tsr_primitive_desc *pd,
                                const tsr_exec_ctx_t *ctx) {

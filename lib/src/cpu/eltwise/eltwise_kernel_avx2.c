@@ -113,6 +113,28 @@ static inline vf vf_frexp(vf x, vf *e) {
 
 #include "eltwise_vec_body.h"
 
+static inline vf vi_load(tsr_data_type_t dt, const void *p) {
+    if (dt == tsr_s32)
+        return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)p));
+    const __m128i b = _mm_loadl_epi64((const __m128i *)p);
+    return _mm256_cvtepi32_ps(dt == tsr_s8 ? _mm256_cvtepi8_epi32(b)
+                                           : _mm256_cvtepu8_epi32(b));
+}
+static inline void vi_store(tsr_data_type_t dt, void *p, vf v) {
+    const __m256i i = _mm256_cvttps_epi32(v);
+    if (dt == tsr_s32) {
+        _mm256_storeu_si256((__m256i *)p, i);
+        return;
+    }
+    /* In range already: the saturating packs keep the values. */
+    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(i),
+                                      _mm256_extracti128_si256(i, 1));
+    _mm_storel_epi64((__m128i *)p, dt == tsr_s8 ? _mm_packs_epi16(w, w)
+                                                : _mm_packus_epi16(w, w));
+}
+
+#include "eltwise_int_body.h"
+
 void tsr_eltwise_fwd_f32_avx2(const eltwise_op_t *op, float *dst,
                               const float *src, int64_t n) {
     vec_fwd_f32(op, dst, src, n, 0);
@@ -121,6 +143,11 @@ void tsr_eltwise_fwd_f32_avx2(const eltwise_op_t *op, float *dst,
 void tsr_eltwise_fwd_f32_nt_avx2(const eltwise_op_t *op, float *dst,
                                  const float *src, int64_t n) {
     vec_fwd_f32(op, dst, src, n, 1);
+}
+
+int tsr_eltwise_fwd_int_avx2(const eltwise_op_t *op, tsr_data_type_t dt,
+                             void *dst, const void *src, int64_t n) {
+    return vec_fwd_int(op, dt, dst, src, n);
 }
 
 void tsr_eltwise_bwd_f32_avx2(const eltwise_op_t *op, float *diff_src,

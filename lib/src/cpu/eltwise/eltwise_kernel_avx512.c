@@ -95,6 +95,23 @@ static inline vf vf_frexp(vf x, vf *e) {
 
 #include "eltwise_vec_body.h"
 
+static inline vf vi_load(tsr_data_type_t dt, const void *p) {
+    if (dt == tsr_s32)
+        return _mm512_cvtepi32_ps(_mm512_loadu_si512(p));
+    const __m128i b = _mm_loadu_si128((const __m128i *)p);
+    return _mm512_cvtepi32_ps(dt == tsr_s8 ? _mm512_cvtepi8_epi32(b)
+                                           : _mm512_cvtepu8_epi32(b));
+}
+static inline void vi_store(tsr_data_type_t dt, void *p, vf v) {
+    const __m512i i = _mm512_cvttps_epi32(v);
+    if (dt == tsr_s32)
+        _mm512_storeu_si512(p, i);
+    else
+        _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(i));
+}
+
+#include "eltwise_int_body.h"
+
 void tsr_eltwise_fwd_f32_avx512(const eltwise_op_t *op, float *dst,
                                 const float *src, int64_t n) {
     vec_fwd_f32(op, dst, src, n, 0);
@@ -103,6 +120,11 @@ void tsr_eltwise_fwd_f32_avx512(const eltwise_op_t *op, float *dst,
 void tsr_eltwise_fwd_f32_nt_avx512(const eltwise_op_t *op, float *dst,
                                    const float *src, int64_t n) {
     vec_fwd_f32(op, dst, src, n, 1);
+}
+
+int tsr_eltwise_fwd_int_avx512(const eltwise_op_t *op, tsr_data_type_t dt,
+                               void *dst, const void *src, int64_t n) {
+    return vec_fwd_int(op, dt, dst, src, n);
 }
 
 void tsr_eltwise_bwd_f32_avx512(const eltwise_op_t *op, float *diff_src,

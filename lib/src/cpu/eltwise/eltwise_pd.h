@@ -86,6 +86,16 @@ void tsr_eltwise_bwd_f32_avx512(const eltwise_op_t *op, float *diff_src,
                                 const float *diff_dst, const float *data,
                                 int64_t n);
 
+/* Forward on n contiguous values of an integer type dt (s8, u8, s32), dst
+ * of the same type, rounded to nearest even and saturated; returns 0 (and
+ * writes nothing) for an algorithm without an integer kernel. */
+typedef int (*eltwise_fwd_int_fn)(const eltwise_op_t *op, tsr_data_type_t dt,
+                                  void *dst, const void *src, int64_t n);
+int tsr_eltwise_fwd_int_avx2(const eltwise_op_t *op, tsr_data_type_t dt,
+                             void *dst, const void *src, int64_t n);
+int tsr_eltwise_fwd_int_avx512(const eltwise_op_t *op, tsr_data_type_t dt,
+                               void *dst, const void *src, int64_t n);
+
 extern const tsr_impl_t tsr_ref_eltwise_fwd_impl, tsr_ref_eltwise_bwd_impl;
 extern const tsr_impl_t tsr_dense_eltwise_fwd_avx512_impl,
         tsr_dense_eltwise_fwd_avx2_impl, tsr_dense_eltwise_fwd_generic_impl;

@@ -11,6 +11,7 @@
 
 extern const tsr_impl_t tsr_ref_shuffle_impl;
 extern const tsr_impl_t tsr_simple_shuffle_impl;
+extern const tsr_impl_t tsr_gather_shuffle_impl;
 
 /* Below this many elements one thread does the whole shuffle. */
 enum { SHUFFLE_PARALLEL_MIN = 1 << 15 };
