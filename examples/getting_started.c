@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tessera.h"
+#include <tessera.h>
 
 #define CHECK(call)                                                            \
     do {                                                                       \

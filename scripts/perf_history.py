@@ -38,6 +38,13 @@ EXIT_REGRESSION = 1
 EXIT_USAGE = 2
 
 
+# Debian 12's system Python refuses pip installs (externally managed).
+INSTALL_HINT = ("install it with: apt-get install python3-matplotlib "
+                "python3-pytest (Debian/Ubuntu), or in a virtual environment: "
+                "python3 -m venv .venv && .venv/bin/pip install -r "
+                "scripts/requirements.txt")
+
+
 def progress(message):
     print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
@@ -195,7 +202,9 @@ def main(argv):
             return fail(f"--{name.replace('_', '-')} must be in [0, 1)")
     try:
         return args.func(args)
-    except (RunFormatError, HistoryError, report.MissingPackage) as e:
+    except report.MissingPackage as e:
+        return fail(f"{e}\n{INSTALL_HINT}")
+    except (RunFormatError, HistoryError) as e:
         return fail(str(e))
 
 
