@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/benchdnn.h"
+#include "common/checked_math.h"
 #include "common/desc_name.h"
 #include "common/parser.h"
 
@@ -137,8 +138,5 @@ void multi_dims_desc_max_dims(const multi_dims_desc_t *d, int64_t *dims) {
 }
 
 int64_t multi_dims_nelems(int ndims, const int64_t *dims) {
-    int64_t n = 1;
-    for (int k = 0; k < ndims; k++)
-        n *= dims[k];
-    return n;
+    return bench_prod_i64_sat(dims, ndims);
 }

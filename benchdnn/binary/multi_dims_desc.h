@@ -32,6 +32,7 @@ int multi_dims_desc_parse_try(const char *str, const char *what, int min_inputs,
 void multi_dims_desc_print(const multi_dims_desc_t *d, char *buf, size_t len);
 /* The element-wise maximum of the inputs' dims (a broadcast's result). */
 void multi_dims_desc_max_dims(const multi_dims_desc_t *d, int64_t *dims);
+/* Product of the dims, INT64_MAX when it overflows. */
 int64_t multi_dims_nelems(int ndims, const int64_t *dims);
 
 #endif

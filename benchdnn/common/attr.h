@@ -133,7 +133,8 @@ void attr_to_repro(const bench_attr_t *attr, int canonical, char *buf,
 
 /* Per-channel values derived from the option's value, deterministic:
  * scale[i] = base * 2^((i % 5) - 2)  (exact powers of two keep the
- * reference exact); zero point[i] = base + (i % 3) - 1. Common: base. */
+ * reference exact); zero point[i] = base + (i % 3) - 1, saturated to
+ * int32. Common: base. */
 float attr_scale_value(const bench_scale_t *s, int64_t i);
 int32_t attr_zp_value(const bench_zp_t *z, int64_t i);
 
@@ -143,7 +144,8 @@ int32_t attr_zp_value(const bench_zp_t *z, int64_t i);
  * last dim when `data_oc_last` (matmul, whose output channels are N). */
 int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
                      int wei_oc_mask, int data_oc_last);
-/* Number of values a mask selects: product of dims[d] over its bits. */
+/* Number of values a mask selects: product of dims[d] over its bits,
+ * INT64_MAX when that overflows. */
 int64_t attr_mask_count(int mask, int ndims, const int64_t *dims);
 /* Row-major index over the dims a mask selects, for a point `pos` of an
  * argument with `ndims` leading dims `dims`. */

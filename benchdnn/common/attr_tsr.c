@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "common/checked_math.h"
 
 int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
                      int wei_oc_mask, int data_oc_last) {
@@ -40,8 +41,8 @@ int attr_policy_mask(bench_policy_t policy, bench_qarg_t arg, int ndims,
 int64_t attr_mask_count(int mask, int ndims, const int64_t *dims) {
     int64_t count = 1;
     for (int d = 0; d < ndims; d++)
-        if (mask & (1 << d))
-            count *= dims[d];
+        if ((mask & (1 << d)) && !bench_mul_i64(count, dims[d], &count))
+            return INT64_MAX; /* no memory check passes that many */
     return count;
 }
 
@@ -74,7 +75,9 @@ float attr_scale_value(const bench_scale_t *s, int64_t i) {
 int32_t attr_zp_value(const bench_zp_t *z, int64_t i) {
     if (z->policy == POLICY_COMMON)
         return z->value;
-    return z->value + (int32_t)(i % 3) - 1;
+    /* In int64, saturated: a base at either end of int32 stays in it. */
+    const int64_t v = (int64_t)z->value + i % 3 - 1;
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
 void attr_binary_src1_dims(bench_policy_t policy, int ndims, int data_oc_last,
@@ -104,7 +107,12 @@ static tsr_status_t set_output_scales(tsr_primitive_attr_t a,
     const int mask = attr_policy_mask(s->policy, QARG_DST, ndims, wei_oc_mask,
                                       data_oc_last);
     const int64_t count = attr_mask_count(mask, ndims, dims);
-    float *values = malloc((size_t)count * sizeof(float));
+    /* Memory first: a per-channel count comes from user dims. */
+    const size_t bytes = bench_bytes_sat(count, sizeof(float));
+    res_t unfit;
+    if (bytes == SIZE_MAX || !bench_mem_check(bytes, &unfit))
+        return tsr_out_of_memory;
+    float *values = malloc(bytes);
     if (!values)
         return tsr_out_of_memory;
     for (int64_t i = 0; i < count; i++)

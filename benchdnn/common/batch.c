@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,28 +41,61 @@ void token_list_free(token_list_t *list) {
     list->n = list->cap = 0;
 }
 
-static int is_regular_file(const char *path) {
+/* What a path names; a batch file must be a regular file (a device such
+ * as /dev/zero would never end, a directory has no text). */
+typedef enum {
+    PATH_MISSING = 0,
+    PATH_FILE,
+    PATH_DIR,
+    PATH_OTHER, /* device, FIFO or socket */
+} path_kind_t;
+
+static path_kind_t path_kind(const char *path) {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (stat(path, &st) != 0)
+        return PATH_MISSING;
+    return S_ISREG(st.st_mode)   ? PATH_FILE
+           : S_ISDIR(st.st_mode) ? PATH_DIR
+                                 : PATH_OTHER;
 }
 
-/* Tries dir/sub/file; on success leaves the path in `out`. */
-static int try_path(const char *dir, const char *sub, const char *file,
-                    char *out, size_t len) {
-    int n;
-    if (sub)
-        n = snprintf(out, len, "%s/%s/%s", dir, sub, file);
-    else
-        n = snprintf(out, len, "%s/%s", dir, file);
-    return n > 0 && (size_t)n < len && is_regular_file(out);
+/* The candidate paths of a lookup: the first regular file wins; failing
+ * that, the first other thing found is what the error names. */
+typedef struct {
+    char *out;
+    size_t len;
+    path_kind_t found;
+    char other[PATH_MAX];
+} lookup_t;
+
+/* Tries dir/sub/file (dir/file without sub, file alone without dir); 1
+ * when it is a regular file, left in l->out. */
+static int try_path(lookup_t *l, const char *dir, const char *sub,
+                    const char *file) {
+    char path[PATH_MAX];
+    int n = sub   ? snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, file)
+            : dir ? snprintf(path, sizeof(path), "%s/%s", dir, file)
+                  : snprintf(path, sizeof(path), "%s", file);
+    if (n <= 0 || (size_t)n >= sizeof(path) || (size_t)n >= l->len)
+        return 0;
+    const path_kind_t kind = path_kind(path);
+    if (kind == PATH_FILE) {
+        snprintf(l->out, l->len, "%s", path);
+        l->found = PATH_FILE;
+        return 1;
+    }
+    if (kind != PATH_MISSING && l->found == PATH_MISSING) {
+        l->found = kind;
+        snprintf(l->other, sizeof(l->other), "%s", path);
+    }
+    return 0;
 }
 
 /* Tries the inputs/ directory `inputs`: inputs/DRIVER/FILE, inputs/FILE
  * and, so that "inputs/conv/x" works from anywhere, its parent/FILE. */
-static int try_inputs_dir(const char *inputs, const char *driver,
-                          const char *file, char *out, size_t len) {
-    if (try_path(inputs, driver, file, out, len) ||
-        try_path(inputs, NULL, file, out, len))
+static int try_inputs_dir(lookup_t *l, const char *inputs, const char *driver,
+                          const char *file) {
+    if (try_path(l, inputs, driver, file) || try_path(l, inputs, NULL, file))
         return 1;
     char parent[PATH_MAX];
     snprintf(parent, sizeof(parent), "%s", inputs);
@@ -69,34 +103,55 @@ static int try_inputs_dir(const char *inputs, const char *driver,
     if (!slash || slash == parent)
         return 0;
     *slash = '\0';
-    return try_path(parent, NULL, file, out, len);
+    return try_path(l, parent, NULL, file);
 }
 
 /* Looks up FILE: next to the including file (`base_dir`, "." on the
  * command line), then the source tree's and the install's inputs/, then
  * the current directory. */
-static int find_batch_file(const char *file, const char *base_dir,
-                           const char *driver, char *out, size_t len) {
-    if (file[0] == '/') {
-        snprintf(out, len, "%s", file);
-        return is_regular_file(out);
-    }
-    if (try_path(base_dir, NULL, file, out, len))
+static int lookup(lookup_t *l, const char *file, const char *base_dir,
+                  const char *driver) {
+    if (file[0] == '/')
+        return try_path(l, NULL, NULL, file);
+    if (try_path(l, base_dir, NULL, file))
         return 1;
 #ifdef BENCHDNN_INPUTS_DIR
-    if (try_inputs_dir(BENCHDNN_INPUTS_DIR, driver, file, out, len))
+    if (try_inputs_dir(l, BENCHDNN_INPUTS_DIR, driver, file))
         return 1;
 #endif
 #ifdef BENCHDNN_INSTALL_INPUTS_DIR
-    if (try_inputs_dir(BENCHDNN_INSTALL_INPUTS_DIR, driver, file, out, len))
+    if (try_inputs_dir(l, BENCHDNN_INSTALL_INPUTS_DIR, driver, file))
         return 1;
 #endif
     (void)try_inputs_dir;
     (void)driver;
-    return try_path(".", NULL, file, out, len);
+    return try_path(l, ".", NULL, file);
 }
 
-static char *read_file(const char *path) {
+/* Finds FILE into `out`; -1 with a message naming it when it is missing
+ * or found only as something other than a regular file. */
+static int find_batch_file(const char *file, const char *base_dir,
+                           const char *driver, char *out, size_t len,
+                           char *err) {
+    lookup_t l = {.out = out, .len = len, .found = PATH_MISSING};
+    if (lookup(&l, file, base_dir, driver))
+        return 0;
+    if (l.found == PATH_DIR)
+        bench_set_err(err, "--batch: '%s' is a directory, not a batch file",
+                      l.other);
+    else if (l.found == PATH_OTHER)
+        bench_set_err(err,
+                      "--batch: '%s' is a device, FIFO or socket, not a "
+                      "batch file",
+                      l.other);
+    else
+        bench_set_err(err, "--batch: file '%s' not found", file);
+    return -1;
+}
+
+/* The whole file, NUL-terminated, its length (without the terminator) in
+ * *len; NULL when it cannot be read. */
+static char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -118,10 +173,82 @@ static char *read_file(const char *path) {
             cap *= 2;
         }
     }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
     fclose(f);
-    if (buf)
+    if (buf) {
         buf[n] = '\0';
+        *len = n;
+    }
     return buf;
+}
+
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes left); 0 when it
+ * is not one (overlong forms and surrogates included). */
+static size_t utf8_seq_len(const unsigned char *s, size_t n) {
+    const unsigned c = s[0];
+    size_t len;
+    uint32_t min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        min = 0x80;
+    } else if ((c & 0xf0) == 0xe0) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len > n)
+        return 0;
+    uint32_t cp = c & (0x3fu >> (len - 1));
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+/* The control characters text may hold: blanks and line ends. */
+static int is_text_control(unsigned c) {
+    return c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* A batch file is UTF-8 text: a NUL byte (which would end it silently),
+ * another control character or a byte that is not UTF-8 is an error
+ * naming the file and the line. */
+static int check_text(const char *text, size_t n, const char *path, char *err) {
+    const unsigned char *s = (const unsigned char *)text;
+    int line = 1;
+    for (size_t i = 0; i < n;) {
+        const unsigned c = s[i];
+        if (c == 0) {
+            bench_set_err(err, "--batch: '%s' line %d: NUL byte, not text",
+                          path, line);
+            return -1;
+        }
+        const size_t len = utf8_seq_len(s + i, n - i);
+        if ((c < 0x20 && !is_text_control(c)) || c == 0x7f || len == 0) {
+            bench_set_err(err,
+                          "--batch: '%s' line %d: byte 0x%02x, not UTF-8 "
+                          "text",
+                          path, line, c);
+            return -1;
+        }
+        if (c == '\n')
+            line++;
+        i += len;
+    }
+    return 0;
 }
 
 /* Joins continued lines in place: a backslash, optional blanks or '\r',
@@ -231,10 +358,9 @@ static int expand_batch_file(const char *file, const char *base_dir,
         bench_set_err(err, "--batch: missing file name");
         return -1;
     }
-    if (!find_batch_file(file, base_dir, ctx->driver, path, sizeof(path))) {
-        bench_set_err(err, "--batch: file '%s' not found", file);
+    if (find_batch_file(file, base_dir, ctx->driver, path, sizeof(path), err) !=
+        0)
         return -1;
-    }
     if (ctx->depth == MAX_BATCH_DEPTH) {
         bench_set_err(err, "--batch: files nested deeper than %d at '%s'",
                       MAX_BATCH_DEPTH, file);
@@ -252,14 +378,17 @@ static int expand_batch_file(const char *file, const char *base_dir,
             return -1;
         }
     }
-    char *text = read_file(real);
+    size_t text_len = 0;
+    char *text = read_file(real, &text_len);
     if (!text) {
         bench_set_err(err, "--batch: cannot read '%s'", path);
         free(real);
         return -1;
     }
     token_list_t file_toks = {0};
-    int rc = tokenize(text, file, &file_toks, err);
+    int rc = check_text(text, text_len, path, err);
+    if (rc == 0)
+        rc = tokenize(text, file, &file_toks, err);
     free(text);
     if (rc == 0) {
         char dir[PATH_MAX];

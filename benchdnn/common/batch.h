@@ -3,7 +3,9 @@
  * joins the next line, blank space separates tokens. A relative FILE is
  * looked up next to the including file, then under inputs/<driver>/ and
  * inputs/ of the source tree (BENCHDNN_INPUTS_DIR) and of the install.
- * A missing file is a usage error (exit 2). */
+ * A missing file, a directory or a device given as one, and a file that
+ * is not UTF-8 text (a NUL byte, another control character, invalid
+ * bytes) are usage errors (exit 2) naming the file, and the line. */
 #ifndef BENCHDNN_COMMON_BATCH_H
 #define BENCHDNN_COMMON_BATCH_H
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "common/bench_run.h"
+#include "common/checked_math.h"
 
 void bench_exec_args_add(tsr_exec_arg_t *args, int *nargs, int arg,
                          const dnn_mem_t *m) {
@@ -83,12 +84,13 @@ size_t bench_pd_memory_bytes(const_tsr_primitive_desc_t pd) {
     for (int i = 0; i < bench_arg_id_count(); i++) {
         const int arg = bench_arg_id(i);
         if (tsr_primitive_desc_query_arg_usage(pd, arg) != tsr_arg_unused)
-            bytes += tsr_memory_desc_get_size(
-                    tsr_primitive_desc_query_arg_md(pd, arg));
+            bytes = bench_add_size_sat(
+                    bytes, tsr_memory_desc_get_size(
+                                   tsr_primitive_desc_query_arg_md(pd, arg)));
     }
     size_t scratch = 0;
     if (tsr_primitive_desc_query_scratchpad_size(pd, &scratch) == tsr_success)
-        bytes += scratch;
+        bytes = bench_add_size_sat(bytes, scratch);
     return bytes;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/timer.h"
 
 void bench_set_state(res_t *res, res_state_t state, const char *fmt, ...) {
@@ -25,7 +26,8 @@ void bench_set_status_state(res_t *res, tsr_status_t st, const char *what) {
 }
 
 float *bench_alloc_f32(int64_t n) {
-    return malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    const size_t bytes = bench_bytes_sat(n > 0 ? n : 1, sizeof(float));
+    return bytes == SIZE_MAX ? NULL : malloc(bytes);
 }
 
 void bench_f32_free(bench_f32_t *f) {
@@ -101,8 +103,9 @@ static double md_bytes(const bench_run_t *r, tsr_query_t q) {
 /* Bytes the problem needs: library memories and the harness' copies. */
 static size_t memory_estimate(const bench_run_t *r,
                               const bench_run_ops_t *ops) {
-    return bench_pd_memory_bytes(r->pd) +
-           (size_t)(ops->harness_elems(r) * sizeof(float));
+    return bench_bytes_from_double((double)bench_pd_memory_bytes(r->pd) +
+                                   ops->harness_elems(r) *
+                                           (double)sizeof(float));
 }
 
 /* ------------------------------------------------------------------------ */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/benchdnn.h"
+#include "common/checked_math.h"
 #include "common/desc_name.h"
 #include "common/parser.h"
 
@@ -76,8 +77,5 @@ void dims_desc_print(const dims_desc_t *d, char *buf, size_t len) {
 }
 
 int64_t dims_desc_nelems(const dims_desc_t *d) {
-    int64_t n = 1;
-    for (int i = 0; i < d->ndims; i++)
-        n *= d->dims[i];
-    return n;
+    return bench_prod_i64_sat(d->dims, d->ndims);
 }

@@ -24,7 +24,7 @@ typedef struct {
 int dims_desc_parse_try(const char *str, const char *what, dims_desc_t *desc,
                         char *err);
 void dims_desc_print(const dims_desc_t *d, char *buf, size_t len);
-/* Product of the dims. */
+/* Product of the dims, INT64_MAX when it overflows. */
 int64_t dims_desc_nelems(const dims_desc_t *d);
 
 #endif

@@ -51,19 +51,44 @@ void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len) {
     snprintf(out, len, "%s", resolved);
 }
 
+/* 1 when `tag` (meta-tags resolved) has a layout of rank `ndims`. */
+static int tag_fits_rank(const char *tag, int ndims) {
+    char resolved[64];
+    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
+    tsr_dims_t dims;
+    for (int d = 0; d < ndims; d++)
+        dims[d] = 32;
+    tsr_memory_desc_t md;
+    return tsr_memory_desc_init_by_tag(&md, ndims, dims, tsr_f32, resolved) ==
+           tsr_success;
+}
+
 int bench_tag_is_valid(const char *tag) {
     if (strcmp(tag, "any") == 0)
         return 1;
-    for (int ndims = 1; ndims <= BENCH_TAG_MAX_NDIMS; ndims++) {
-        char resolved[64];
-        bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
-        tsr_dims_t dims;
-        for (int d = 0; d < ndims; d++)
-            dims[d] = 32;
-        tsr_memory_desc_t md;
-        if (tsr_memory_desc_init_by_tag(&md, ndims, dims, tsr_f32, resolved) ==
-            tsr_success)
+    for (int ndims = 1; ndims <= BENCH_TAG_MAX_NDIMS; ndims++)
+        if (tag_fits_rank(tag, ndims))
             return 1;
-    }
+    return 0;
+}
+
+int bench_md_init_by_tag(tsr_memory_desc_t *md, int ndims, const int64_t *dims,
+                         tsr_data_type_t dt, const char *tag,
+                         const char *option, const char *what, res_t *res) {
+    char resolved[64];
+    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
+    const tsr_status_t st =
+            tsr_memory_desc_init_by_tag(md, ndims, dims, dt, resolved);
+    if (st == tsr_success)
+        return 1;
+    res->state =
+            st == tsr_out_of_memory ? STATE_SKIPPED : STATE_INVALID_ARGUMENTS;
+    if (strcmp(tag, "any") != 0 && !tag_fits_rank(tag, ndims))
+        snprintf(res->reason, sizeof(res->reason),
+                 "%s=%s does not describe a %d-dimensional tensor", option, tag,
+                 ndims);
+    else
+        snprintf(res->reason, sizeof(res->reason), "%s memory descriptor: %s",
+                 what, tsr_status2str(st));
     return 0;
 }

@@ -4,7 +4,9 @@
 #define BENCHDNN_COMMON_LAYOUT_TAG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "common/benchdnn.h"
 #include "tessera.h"
 
 /* The highest rank a driver's tensors have. */
@@ -17,5 +19,13 @@ void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len);
 /* A tag is valid when it names a layout for some rank (meta-tags expanded
  * for that rank); "any" always is. */
 int bench_tag_is_valid(const char *tag);
+
+/* Initializes `md` by `tag` (meta-tags resolved) and returns 1; on failure
+ * returns 0 with res set, blaming the tag ("OPTION=TAG does not describe
+ * a N-dimensional tensor") only when it has no layout of that rank, and
+ * otherwise the dims ("WHAT memory descriptor: STATUS"). */
+int bench_md_init_by_tag(tsr_memory_desc_t *md, int ndims, const int64_t *dims,
+                         tsr_data_type_t dt, const char *tag,
+                         const char *option, const char *what, res_t *res);
 
 #endif

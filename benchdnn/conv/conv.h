@@ -120,9 +120,16 @@ static inline int conv_prb_with_bias(const conv_prb_t *p) {
 int conv_src_dims(const conv_prb_t *p, int64_t *dims);
 int conv_wei_dims(const conv_prb_t *p, int64_t *dims);
 int conv_dst_dims(const conv_prb_t *p, int64_t *dims);
+/* 1 when the element count of src, weights and dst each fits in int64;
+ * otherwise 0 with res INVALID_ARGUMENTS naming the tensor. The sizes
+ * below saturate at INT64_MAX for a problem it did not accept. */
+int conv_prb_check_sizes(const conv_prb_t *p, res_t *res);
 int64_t conv_src_nelems(const conv_prb_t *p);
 int64_t conv_wei_nelems(const conv_prb_t *p);
 int64_t conv_dst_nelems(const conv_prb_t *p);
+/* f32 elements of the harness' dense copies: inputs, bias, and dst before,
+ * reference and result (what is allocated whichever library runs). */
+double conv_harness_elems(const conv_prb_t *p);
 
 /* Reduction length of one output point: IC/G * KD * KH * KW. */
 int64_t conv_reduction_len(const conv_prb_t *p);
@@ -196,6 +203,14 @@ static inline int conv_wei_oc_mask(const conv_prb_t *p) {
 int conv_quant_init(const conv_prb_t *p, conv_quant_t *q, char *reason,
                     size_t reason_len);
 
+/* The fill keeps every sum exact only while the zero points are small
+ * enough: 1 when they are, 0 with a reason naming the zero point when
+ * the sums over the reduction reach 2^23 even with the smallest fill
+ * values (src and weights zero points), or when a dst or sum post-op
+ * zero point exceeds 2^23 in magnitude. */
+int conv_zero_points_checkable(const conv_prb_t *p, char *reason,
+                               size_t reason_len);
+
 /* ------------------------------------------------------------------------ */
 /* Driver options (conv_bench.c): each a comma list, multiplied. */
 
@@ -230,15 +245,19 @@ int conv_prb_from_args_try(int n, char **toks, conv_prb_t *p, char *err);
 /* Driver entry (conv_bench.c) and one problem (conv_run.c). */
 
 int conv_bench(int ntokens, char **tokens);
+/* --conv --help: the options, their defaults, the --attr-* options. */
+void conv_print_options(FILE *f);
 /* Creates, runs, checks and times `p` per bench_settings.mode (LIST is the
  * caller's); `repro` goes into performance lines. */
 void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res);
 
 /* What every library's run of a problem shares (conv_run.c): */
-/* The harness' own checks before any library is asked: forward only (else
- * UNIMPLEMENTED "DIR: FWD_ONLY"), data types the `checker` ("library",
- * "harness") supports, attributes the reference applies. 0 with res set
- * when the problem stops. */
+/* The harness' own checks before any library is asked: sizes that fit
+ * (conv_prb_check_sizes), forward only (else UNIMPLEMENTED
+ * "DIR: FWD_ONLY"), data types the `checker` ("library", "harness")
+ * supports, attributes the reference applies, zero points it checks
+ * exactly, and the harness' copies within the available memory. 0 with
+ * res set when the problem stops. */
 int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
                          const char *checker, res_t *res);
 /* Computes the reference of f's inputs into f->ref and compares f->got

@@ -99,10 +99,16 @@ int conv_quant_init(const conv_prb_t *p, conv_quant_t *q, char *reason,
 /* Largest integer every f32 operation represents exactly. */
 #define F32_EXACT_LIMIT 16777216.0
 
-static int max_abs_zero_point(const bench_zp_t *zp) {
+/* Every sum the fill allows stays below this, and so does a dst or sum
+ * zero point: the two together stay below F32_EXACT_LIMIT. */
+#define EXACT_SUM_LIMIT (F32_EXACT_LIMIT / 2)
+
+/* In int64: the largest value of a per-channel zero point is one more
+ * than its base (attr_zp_value), and -INT32_MIN does not fit an int. */
+static int64_t max_abs_zero_point(const bench_zp_t *zp) {
     if (!zp->set)
         return 0;
-    int v = zp->value < 0 ? -zp->value : zp->value;
+    const int64_t v = zp->value < 0 ? -(int64_t)zp->value : zp->value;
     return zp->policy == POLICY_COMMON ? v : v + 1;
 }
 
@@ -117,21 +123,67 @@ static void input_range(tsr_data_type_t dt, int magnitude, int *lo, int *hi) {
     }
 }
 
+/* The largest |sum| of the reduction with inputs of magnitudes src_mag
+ * and wei_mag, zero points subtracted. */
+static double max_abs_sum(const conv_prb_t *p, int src_mag, int wei_mag) {
+    const bench_zp_t *zps = p->attr.zero_points;
+    int src_lo, src_hi;
+    input_range(p->cfg.src, src_mag, &src_lo, &src_hi);
+    const double src_max =
+            (double)src_hi + (double)max_abs_zero_point(&zps[QARG_SRC]);
+    const double wei_max =
+            (double)wei_mag + (double)max_abs_zero_point(&zps[QARG_WEI]);
+    return src_max * wei_max * (double)conv_reduction_len(p);
+}
+
+int conv_zero_points_checkable(const conv_prb_t *p, char *reason,
+                               size_t reason_len) {
+    const bench_attr_t *a = &p->attr;
+    const bench_zp_t *zps = a->zero_points;
+    if ((zps[QARG_SRC].set || zps[QARG_WEI].set) &&
+        max_abs_sum(p, 1, 1) >= EXACT_SUM_LIMIT) {
+        char named[64] = "";
+        size_t used = 0;
+        for (int q = QARG_SRC; q <= QARG_WEI; q++)
+            if (zps[q].set && used < sizeof(named))
+                used += (size_t)snprintf(named + used, sizeof(named) - used,
+                                         "%s%s:%d", used ? " " : "",
+                                         qarg_names[q], (int)zps[q].value);
+        snprintf(reason, reason_len,
+                 "zero point %s too large to check: sums over the reduction "
+                 "length %lld reach 2^23, beyond exact f32",
+                 named, (long long)conv_reduction_len(p));
+        return 0;
+    }
+    if ((double)max_abs_zero_point(&zps[QARG_DST]) > EXACT_SUM_LIMIT) {
+        snprintf(reason, reason_len,
+                 "zero point dst:%lld too large to check: beyond 2^23, "
+                 "results are no longer exact in f32",
+                 (long long)zps[QARG_DST].value);
+        return 0;
+    }
+    for (int i = 0; i < a->n_post_ops; i++) {
+        const bench_post_op_t *po = &a->post_ops[i];
+        const int64_t zp = po->zero_point;
+        if (po->kind == tsr_post_op_sum &&
+            (double)(zp < 0 ? -zp : zp) > EXACT_SUM_LIMIT) {
+            snprintf(reason, reason_len,
+                     "sum post-op zero point %lld too large to check: "
+                     "beyond 2^23, results are no longer exact in f32",
+                     (long long)zp);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void conv_fill_cfg(const conv_prb_t *p, conv_data_kind_t kind,
                    conv_fill_t *fill) {
     const int64_t k = conv_reduction_len(p);
     int src_mag = 6, wei_mag = 4;
     /* Shrink until the largest possible sum stays exact in f32. */
-    for (;;) {
-        int src_lo, src_hi;
-        input_range(p->cfg.src, src_mag, &src_lo, &src_hi);
-        double src_max = (double)src_hi +
-                         max_abs_zero_point(&p->attr.zero_points[QARG_SRC]);
-        double wei_max = (double)wei_mag +
-                         max_abs_zero_point(&p->attr.zero_points[QARG_WEI]);
-        if (src_max * wei_max * (double)k < F32_EXACT_LIMIT / 2 ||
-            (src_mag == 1 && wei_mag == 1))
-            break;
+    while (max_abs_sum(p, src_mag, wei_mag) >= EXACT_SUM_LIMIT &&
+           (src_mag > 1 || wei_mag > 1)) {
         if (src_mag >= wei_mag)
             src_mag = src_mag > 1 ? src_mag / 2 : 1;
         else

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/parser.h"
 #include "conv/conv.h"
 
@@ -179,6 +180,23 @@ static void copy_dim(raw_desc_t *raw, int to, int from) {
     }
 }
 
+/* (out - 1) * s - in + ext: the padding both sides of a dim need; 0 when
+ * it overflows. */
+static int output_span(int64_t out, int64_t s, int64_t in, int64_t ext,
+                       int64_t *span) {
+    int64_t v;
+    return bench_mul_i64(out - 1, s, &v) && bench_sub_i64(v, in, &v) &&
+           bench_add_i64(v, ext, span);
+}
+
+static int dim_overflow(const char *str, const char *in_key, char *err) {
+    bench_set_err(err,
+                  "bad convolution descriptor '%s': the sizes along '%s' "
+                  "overflow 64-bit arithmetic",
+                  str, in_key);
+    return -1;
+}
+
 /* Sizes, output and paddings of spatial dim `i` from its raw entries. */
 static int resolve_dim(const raw_desc_t *raw, int i, const char *str,
                        conv_desc_t *d, char *err) {
@@ -204,7 +222,9 @@ static int resolve_dim(const raw_desc_t *raw, int i, const char *str,
                 str, key);
         return -1;
     }
-    int64_t ext = (k - 1) * (dl + 1) + 1;
+    int64_t ext;
+    if (!bench_mul_i64(k - 1, dl + 1, &ext) || !bench_add_i64(ext, 1, &ext))
+        return dim_overflow(str, ik, err);
     int64_t out, pad;
     if (!raw->given[F_OUT + i]) {
         pad = raw->given[F_PAD + i] ? raw->value[F_PAD + i] : 0;
@@ -233,7 +253,9 @@ static int resolve_dim(const raw_desc_t *raw, int i, const char *str,
         } else {
             /* Halved toward zero as oneDNN does: a stride that leaves the
              * last input unused (twice == -1) still means no padding. */
-            const int64_t twice = (out - 1) * s - in + ext;
+            int64_t twice;
+            if (!output_span(out, s, in, ext, &twice))
+                return dim_overflow(str, ik, err);
             if (twice / 2 < 0) {
                 bench_set_err(
                         err,
@@ -246,7 +268,10 @@ static int resolve_dim(const raw_desc_t *raw, int i, const char *str,
             pad = twice / 2;
         }
     }
-    int64_t pad_r = (out - 1) * s - in + ext - pad;
+    int64_t pad_r;
+    if (!output_span(out, s, in, ext, &pad_r) ||
+        !bench_sub_i64(pad_r, pad, &pad_r))
+        return dim_overflow(str, ik, err);
     if (pad_r <= -s) {
         bench_set_err(
                 err,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/checked_math.h"
 #include "common/parser.h"
 #include "conv/conv.h"
 
@@ -74,38 +75,49 @@ int conv_dst_dims(const conv_prb_t *p, int64_t *dims) {
     return put_spatial(&p->desc, p->desc.out, dims, 2);
 }
 
-static int64_t product(const int64_t *dims, int n) {
-    int64_t r = 1;
-    for (int i = 0; i < n; i++)
-        r *= dims[i];
-    return r;
+/* Sizes are products of user dims: conv_prb_check_sizes accepts a problem
+ * only when every one fits, so the accessors below saturate instead of
+ * checking again. */
+int conv_prb_check_sizes(const conv_prb_t *p, res_t *res) {
+    int64_t dims[TSR_MAX_NDIMS];
+    return bench_check_nelems("src", conv_src_dims(p, dims), dims, res) &&
+           bench_check_nelems("wei", conv_wei_dims(p, dims), dims, res) &&
+           bench_check_nelems("dst", conv_dst_dims(p, dims), dims, res);
 }
 
 int64_t conv_src_nelems(const conv_prb_t *p) {
     int64_t dims[TSR_MAX_NDIMS];
-    return product(dims, conv_src_dims(p, dims));
+    return bench_prod_i64_sat(dims, conv_src_dims(p, dims));
 }
 
 int64_t conv_wei_nelems(const conv_prb_t *p) {
     int64_t dims[TSR_MAX_NDIMS];
-    return product(dims, conv_wei_dims(p, dims));
+    return bench_prod_i64_sat(dims, conv_wei_dims(p, dims));
 }
 
 int64_t conv_dst_nelems(const conv_prb_t *p) {
     int64_t dims[TSR_MAX_NDIMS];
-    return product(dims, conv_dst_dims(p, dims));
+    return bench_prod_i64_sat(dims, conv_dst_dims(p, dims));
 }
 
 int64_t conv_reduction_len(const conv_prb_t *p) {
     const conv_desc_t *d = &p->desc;
-    return d->ic / d->g * product(d->ker, CONV_NSPATIAL);
+    const int64_t factors[] = {d->ic / d->g, d->ker[CONV_D], d->ker[CONV_H],
+                               d->ker[CONV_W]};
+    return bench_prod_i64_sat(factors, 4);
 }
 
 double conv_ops(const conv_prb_t *p) {
     const conv_desc_t *d = &p->desc;
-    return 2.0 * (double)d->mb * (double)d->oc *
-           (double)product(d->out, CONV_NSPATIAL) *
-           (double)conv_reduction_len(p);
+    double ops = 2.0 * (double)d->mb * (double)d->oc;
+    for (int i = 0; i < CONV_NSPATIAL; i++)
+        ops *= (double)d->out[i];
+    return ops * (double)conv_reduction_len(p);
+}
+
+double conv_harness_elems(const conv_prb_t *p) {
+    return (double)conv_src_nelems(p) + (double)conv_wei_nelems(p) +
+           (double)p->desc.oc + 4.0 * (double)conv_dst_nelems(p);
 }
 
 /* ------------------------------------------------------------------------ */

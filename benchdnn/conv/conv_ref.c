@@ -201,7 +201,9 @@ void conv_ref_fwd(const conv_prb_t *p, const conv_ref_args_t *args) {
     const int64_t OD = d->out[CONV_D], OH = d->out[CONV_H], OW = d->out[CONV_W];
     const int64_t rows = d->mb * d->oc * OD * OH;
     /* Tiny problems run faster on one thread than through a team. */
-    const int parallel = rows * OW * conv_reduction_len(p) > (1 << 15);
+    const int parallel =
+            (double)rows * (double)OW * (double)conv_reduction_len(p) >
+            (double)(1 << 15);
 
 #pragma omp parallel if (parallel)
     {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/perf_report.h"
 #include "common/timer.h"
 #include "conv/conv.h"
@@ -15,6 +16,8 @@
 
 int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
                          const char *checker, res_t *res) {
+    if (!conv_prb_check_sizes(p, res))
+        return 0;
     if (p->dir != CONV_FWD_B && p->dir != CONV_FWD_D && p->dir != CONV_FWD_I) {
         bench_set_state(res, STATE_UNIMPLEMENTED, "%s: %s",
                         conv_dir2str(p->dir), fwd_only);
@@ -34,22 +37,15 @@ int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
-    return 1;
-}
-
-static int init_md(tsr_memory_desc_t *md, int ndims, const int64_t *dims,
-                   tsr_data_type_t dt, const char *tag, const char *option,
-                   res_t *res) {
-    char resolved[64];
-    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
-    tsr_status_t st =
-            tsr_memory_desc_init_by_tag(md, ndims, dims, dt, resolved);
-    if (st == tsr_success)
-        return 1;
-    bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                    "%s=%s does not describe a %d-dimensional tensor", option,
-                    tag, ndims);
-    return 0;
+    if (!conv_zero_points_checkable(p, res->reason, sizeof(res->reason))) {
+        res->state = STATE_SKIPPED;
+        return 0;
+    }
+    /* Memory first: the harness' own copies are known from the problem
+     * alone, before any library object or per-channel array exists. */
+    return bench_mem_check(
+            bench_bytes_from_double(conv_harness_elems(p) * sizeof(float)),
+            res);
 }
 
 /* Memory descriptors, op descriptor, attributes and the primitive
@@ -61,12 +57,16 @@ static int create_pd(bench_run_t *r, res_t *res) {
     const int sn = conv_src_dims(p, sdims), wn = conv_wei_dims(p, wdims),
               dn = conv_dst_dims(p, ddims);
     tsr_memory_desc_t src_md, wei_md, bia_md, dst_md;
-    if (!init_md(&src_md, sn, sdims, p->cfg.src, p->stag, "--stag", res) ||
-        !init_md(&wei_md, wn, wdims, p->cfg.wei, p->wtag, "--wtag", res) ||
-        !init_md(&dst_md, dn, ddims, p->cfg.dst, p->dtag, "--dtag", res))
+    if (!bench_md_init_by_tag(&src_md, sn, sdims, p->cfg.src, p->stag, "--stag",
+                              "src", res) ||
+        !bench_md_init_by_tag(&wei_md, wn, wdims, p->cfg.wei, p->wtag, "--wtag",
+                              "wei", res) ||
+        !bench_md_init_by_tag(&dst_md, dn, ddims, p->cfg.dst, p->dtag, "--dtag",
+                              "dst", res))
         return 0;
     const int with_bias = conv_prb_with_bias(p);
-    if (with_bias && !init_md(&bia_md, 1, &d->oc, p->bia.dt, "a", "bias", res))
+    if (with_bias && !bench_md_init_by_tag(&bia_md, 1, &d->oc, p->bia.dt, "a",
+                                           "bias", "bias", res))
         return 0;
 
     /* The spatial parameters the problem has: the last ndims - 2. */
@@ -118,9 +118,7 @@ static int create(bench_run_t *r, res_t *res) {
 
 /* The harness' f32 copies: inputs, dst before, reference, result. */
 static double harness_elems(const bench_run_t *r) {
-    const conv_prb_t *p = r->prb;
-    return (double)conv_src_nelems(p) + (double)conv_wei_nelems(p) +
-           (double)p->desc.oc + 4.0 * (double)conv_dst_nelems(p);
+    return conv_harness_elems(r->prb);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/checked_math.h"
 #include "common/opt_driver.h"
 #include "common/parser.h"
 #include "ip/ip.h"
@@ -136,11 +137,13 @@ static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
     t.src_dims[0] = d->mb;
     t.src_dims[1] = t.wei_dims[1] = d->ic;
     t.wei_dims[0] = d->oc;
-    t.K = d->ic;
-    for (int i = 0; i < nsp; i++) {
+    for (int i = 0; i < nsp; i++)
         t.src_dims[2 + i] = t.wei_dims[2 + i] = spatial[3 - nsp + i];
-        t.K *= spatial[3 - nsp + i];
-    }
+    /* K = IC x spatial, a factor of src's element count: fits once src
+     * does. */
+    if (!bench_check_nelems("src", t.src_ndims, t.src_dims, res))
+        return;
+    t.K = bench_prod_i64_sat(t.src_dims + 1, t.src_ndims - 1);
     t.dst_dims[0] = d->mb;
     t.dst_dims[1] = d->oc;
     t.with_bias = p->dir == IP_FWD_B;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/opt_driver.h"
 #include "common/parser.h"
 #include "matmul/matmul.h"
@@ -212,9 +213,8 @@ static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
     t.M = d->dst[nd - 2];
     t.N = d->dst[nd - 1];
     t.K = d->src[nd - 1];
-    t.batch = 1;
-    for (int i = 0; i < nd - 2; i++)
-        t.batch *= d->dst[i];
+    /* Saturated: mm_task_check_supported rejects a dst that overflows. */
+    t.batch = bench_prod_i64_sat(d->dst, nd - 2);
     char desc[512];
     matmul_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/dnn_mem.h"
 #include "matmul/mm_task.h"
 
@@ -29,19 +30,13 @@ static void unravel(int64_t i, int ndims, const int64_t *dims, int64_t *pos) {
     }
 }
 
-static int64_t nelems(int ndims, const int64_t *dims) {
-    int64_t n = 1;
-    for (int d = 0; d < ndims; d++)
-        n *= dims[d];
-    return n;
-}
-
 /* A copy of src or weights with its zero points subtracted. */
 static double *shifted_copy(const mm_task_t *t, int qarg, const float *data) {
     int ndims;
     const int64_t *dims = mm_task_arg(t, qarg, &ndims, NULL);
-    const int64_t n = nelems(ndims, dims);
-    double *out = malloc(sizeof(double) * (size_t)n);
+    /* The driver checked the sizes and the memory. */
+    const int64_t n = bench_prod_i64_sat(dims, ndims);
+    double *out = malloc(bench_bytes_sat(n, sizeof(double)));
     if (!out)
         return NULL;
     const bench_zp_t *zp = &t->attr->zero_points[qarg];
@@ -145,9 +140,10 @@ int mm_ref(const mm_task_t *t, const mm_ref_args_t *args) {
         free(wei);
         return -1;
     }
-    const int64_t n = nelems(t->dst_ndims, t->dst_dims);
+    const int64_t n = bench_prod_i64_sat(t->dst_dims, t->dst_ndims);
+    const int parallel = (double)n * (double)t->K > (double)(1 << 15);
     /* Each point is computed alone: the split cannot change results. */
-#pragma omp parallel for schedule(static) if (n * t->K > (1 << 15))
+#pragma omp parallel for schedule(static) if (parallel)
     for (int64_t i = 0; i < n; i++) {
         int64_t pos[MM_MAX_NDIMS], wpos[MM_MAX_NDIMS];
         unravel(i, t->dst_ndims, t->dst_dims, pos);

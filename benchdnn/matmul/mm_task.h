@@ -107,9 +107,12 @@ void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
                            const char *repro, res_t *res);
 
 /* What every library's run of a task shares (mm_task_run.c): */
-/* The harness' own checks before any library is asked: data types the
- * `checker` ("library", "harness") supports, attributes and scales the
- * reference applies. 0 with res set when the problem stops. */
+/* The harness' own checks before any library is asked: tensors whose
+ * element counts fit in int64 (else INVALID_ARGUMENTS naming the dims),
+ * data types the `checker` ("library", "harness") supports, attributes,
+ * scales and zero points the reference applies exactly, and the harness'
+ * copies within the available memory. 0 with res set when the problem
+ * stops. */
 int mm_task_check_supported(const mm_task_t *t, const char *checker,
                             res_t *res);
 /* The fill of each data kind (bench_data_kind_t). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/opt_lists.h"
 #include "common/perf_report.h"
 #include "common/timer.h"
@@ -31,11 +32,37 @@ double mm_task_ops(const mm_task_t *t) {
     return 2.0 * (double)t->batch * (double)t->M * (double)t->N * (double)t->K;
 }
 
+/* Saturated: mm_task_check_supported accepts only tasks whose tensors'
+ * element counts fit. */
 static int64_t dims_nelems(int ndims, const int64_t *dims) {
-    int64_t n = 1;
-    for (int d = 0; d < ndims; d++)
-        n *= dims[d];
-    return n;
+    return bench_prod_i64_sat(dims, ndims);
+}
+
+static const char *const arg_names[3] = {"src", "wei", "dst"};
+
+static int check_sizes(const mm_task_t *t, res_t *res) {
+    for (int which = MM_SRC; which <= MM_DST; which++) {
+        int ndims;
+        const int64_t *dims = mm_task_arg(t, which, &ndims, NULL);
+        if (!bench_check_nelems(arg_names[which], ndims, dims, res))
+            return 0;
+    }
+    return 1;
+}
+
+static double src_wei_elems(const mm_task_t *t) {
+    return (double)dims_nelems(t->src_ndims, t->src_dims) +
+           (double)dims_nelems(t->wei_ndims, t->wei_dims);
+}
+
+double mm_task_ref_elems(const mm_task_t *t) {
+    return 2.0 * src_wei_elems(t); /* a double per element */
+}
+
+/* f32 copies, and the reference's own. */
+static double task_harness_elems(const mm_task_t *t) {
+    const double out = (double)dims_nelems(t->dst_ndims, t->dst_dims);
+    return src_wei_elems(t) + 4.0 * out + mm_task_ref_elems(t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -44,6 +71,8 @@ static int64_t dims_nelems(int ndims, const int64_t *dims) {
 int mm_task_check_supported(const mm_task_t *t, const char *checker,
                             res_t *res) {
     const bench_attr_t *a = t->attr;
+    if (!check_sizes(t, res))
+        return 0;
     if (t->cfg.unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported by the %s",
@@ -74,10 +103,18 @@ int mm_task_check_supported(const mm_task_t *t, const char *checker,
                         policy2str(a->scales[QARG_WEI].policy));
         return 0;
     }
-    return 1;
+    conv_prb_t rules;
+    mm_task_rules_prb(t, &rules);
+    if (!conv_zero_points_checkable(&rules, res->reason, sizeof(res->reason))) {
+        res->state = STATE_SKIPPED;
+        return 0;
+    }
+    /* Memory first: the harness' own copies are known from the task alone,
+     * before any library object or per-channel array exists. */
+    return bench_mem_check(
+            bench_bytes_from_double(task_harness_elems(t) * sizeof(float)),
+            res);
 }
-
-static const char *const arg_names[3] = {"src", "wei", "dst"};
 
 static int init_md(const mm_task_t *t, int which, tsr_memory_desc_t *md,
                    res_t *res) {
@@ -94,14 +131,10 @@ static int init_md(const mm_task_t *t, int which, tsr_memory_desc_t *md,
                             arg_names[which], ndims);
         return st == tsr_success;
     }
-    char resolved[64];
-    bench_resolve_tag(t->tag[which], ndims, resolved, sizeof(resolved));
-    st = tsr_memory_desc_init_by_tag(md, ndims, dims, dt, resolved);
-    if (st != tsr_success)
-        bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                        "--%ctag=%s does not describe a %d-dimensional tensor",
-                        arg_names[which][0], t->tag[which], ndims);
-    return st == tsr_success;
+    char option[8];
+    snprintf(option, sizeof(option), "--%ctag", arg_names[which][0]);
+    return bench_md_init_by_tag(md, ndims, dims, dt, t->tag[which], option,
+                                arg_names[which], res);
 }
 
 static int create_pd(bench_run_t *r, res_t *res) {
@@ -189,20 +222,8 @@ static int create(bench_run_t *r, res_t *res) {
     return 1;
 }
 
-static double src_wei_elems(const mm_task_t *t) {
-    return (double)dims_nelems(t->src_ndims, t->src_dims) +
-           (double)dims_nelems(t->wei_ndims, t->wei_dims);
-}
-
-double mm_task_ref_elems(const mm_task_t *t) {
-    return 2.0 * src_wei_elems(t); /* a double per element */
-}
-
-/* f32 copies, and the reference's own. */
 static double harness_elems(const bench_run_t *r) {
-    const mm_task_t *t = r->prb;
-    const double out = (double)dims_nelems(t->dst_ndims, t->dst_dims);
-    return src_wei_elems(t) + 4.0 * out + mm_task_ref_elems(t);
+    return task_harness_elems(r->prb);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -111,9 +111,64 @@ static void test_errors(void) {
     CHECK(expand("--batch=", &t, err) == -1);
     CHECK(expand("--batch", &t, err) == -1);
 
-    /* A directory is not a batch file. */
+    /* A directory or a device is not a batch file, and is named so. */
     CHECK(expand("--batch=sub", &t, err) == -1);
     CHECK(t.n == 0);
+    CHECK(strstr(err, "sub' is a directory") != NULL);
+    CHECK(expand("--batch=/dev/null", &t, err) == -1);
+    CHECK(strstr(err, "'/dev/null' is a device") != NULL);
+}
+
+/* Writes `n` bytes, NULs included. */
+static void write_bytes(const char *name, const char *bytes, size_t n) {
+    FILE *f = fopen(name, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fwrite(bytes, 1, n, f) == n);
+        fclose(f);
+    }
+}
+
+/* Not text: named with the file and line, nothing expanded. */
+static int rejected_as(const char *name, const char *message) {
+    token_list_t t = {0};
+    char err[BENCH_ERR_LEN] = "";
+    char arg[64];
+    snprintf(arg, sizeof(arg), "--batch=%s", name);
+    const int ok = expand(arg, &t, err) == -1 && t.n == 0 &&
+                   strstr(err, name) != NULL && strstr(err, message) != NULL;
+    if (!ok)
+        fprintf(stderr, "%s: [%s]\n", name, err);
+    return ok;
+}
+
+static void test_not_text(void) {
+    static const char nul[] = "A\nB\nC\0D\n";
+    write_bytes("nul.txt", nul, sizeof(nul) - 1);
+    CHECK(rejected_as("nul.txt", "line 3: NUL byte"));
+    static const char control[] = "A\n\x01\n";
+    write_bytes("control.txt", control, sizeof(control) - 1);
+    CHECK(rejected_as("control.txt", "line 2: byte 0x01, not UTF-8"));
+    /* A lone continuation byte, an overlong '/', a surrogate, a
+     * truncated sequence at the end. */
+    static const char *const bad[] = {"A \x80", "\xc0\xaf", "\xed\xa0\x80",
+                                      "A\n\n\n\xe2\x82"};
+    static const char *const bad_line[] = {
+            "line 1: byte 0x80", "line 1: byte 0xc0", "line 1: byte 0xed",
+            "line 4: byte 0xe2"};
+    for (int i = 0; i < 4; i++) {
+        write_bytes("bad.txt", bad[i], strlen(bad[i]));
+        CHECK(rejected_as("bad.txt", bad_line[i]));
+    }
+    /* UTF-8 text, CRLF line ends and form feeds are fine. */
+    static const char good[] =
+            "# caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\r\nX\f\n";
+    write_bytes("good.txt", good, sizeof(good) - 1);
+    token_list_t t = {0};
+    char err[BENCH_ERR_LEN] = "";
+    CHECK(expand("--batch=good.txt", &t, err) == 0 && t.n == 1 &&
+          !strcmp(t.tok[0], "X"));
+    token_list_free(&t);
 }
 
 int main(void) {
@@ -133,10 +188,12 @@ int main(void) {
     }
     test_nesting_and_syntax();
     test_errors();
+    test_not_text();
 
-    const char *names[] = {"top.txt",  "sub/inner.txt", "sub/leaf.txt",
-                           "leaf.txt", "c1.txt",        "c2.txt",
-                           "self.txt", "quote.txt"};
+    const char *names[] = {"top.txt",     "sub/inner.txt", "sub/leaf.txt",
+                           "leaf.txt",    "c1.txt",        "c2.txt",
+                           "self.txt",    "quote.txt",     "nul.txt",
+                           "control.txt", "bad.txt",       "good.txt"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         unlink(names[i]);
     rmdir("sub");

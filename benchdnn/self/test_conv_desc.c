@@ -187,6 +187,14 @@ static void test_rejections(void) {
     CHECK(rejected("ic0ih5oc4kh3", "'ic0'"));
     CHECK(rejected("ic3ih5oc4oh0kh3", "'oh0'"));
     CHECK(rejected("ic3ih99999999999999oc4kh3", "too large"));
+    /* Entries within range whose derived sizes overflow: kernel extent,
+     * the padding a given output needs, the right padding. */
+    CHECK(rejected("ic8ih16oc8kh1099511627776dh1099511627776ph1099511627776",
+                   "sizes along 'ih' overflow"));
+    CHECK(rejected("ic8iw16oc8ow1099511627776kw3sw1099511627776",
+                   "sizes along 'iw' overflow"));
+    CHECK(rejected("ic8iw16oc8ow1099511627776kw3sw1099511627776pw0",
+                   "sizes along 'iw' overflow"));
     CHECK(rejected("ic3ih5oc4kh3n\"abc", "unmatched quote"));
     CHECK(rejected("ic3ih5oc4kh3na\"b", "contains a quote"));
     /* The whole descriptor is quoted in the message too. */
