@@ -2,8 +2,10 @@
 #include "common/opt_driver.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/bench_lib.h"
+#include "common/cli_help.h"
 
 typedef struct {
     const opt_driver_t *drv;
@@ -17,12 +19,17 @@ static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
     s->drv->run(s->prb, lib, repro, res);
 }
 
+/* bench_driver_loop asks the driver last: a "-" token it does not take
+ * is unknown. */
 static int loop_parse_option(void *state, const char *tok) {
     loop_state_t *s = state;
     char err[BENCH_ERR_LEN];
     int rc = opt_lists_parse_try(&s->lists, tok, err);
     if (rc < 0)
-        bench_usage_error("%s", err);
+        bench_option_value_error(tok, err);
+    if (rc == 0 && tok[0] == '-')
+        opt_driver_unknown_option(tok, s->drv->name, s->drv->defs,
+                                  s->drv->ndefs, NULL, 0);
     return rc;
 }
 
@@ -50,7 +57,44 @@ static void loop_run_descriptor(void *state, const char *text) {
     }
 }
 
+void opt_driver_print_options(FILE *f, const opt_def_t *defs, int ndefs) {
+    fprintf(f,
+            "Options (a comma list runs every value; default in brackets):\n");
+    for (int k = 0; k < ndefs; k++) {
+        char head[64], help[160];
+        snprintf(head, sizeof(head), "--%s=...", defs[k].name);
+        snprintf(help, sizeof(help), "[%s]%s%s",
+                 defs[k].dflt[0] ? defs[k].dflt : "none",
+                 defs[k].alias ? " also --" : "",
+                 defs[k].alias ? defs[k].alias : "");
+        bench_print_option_line(f, head, help);
+    }
+    fprintf(f, "Attributes (a comma list runs every value; default none):\n");
+    bench_print_option_docs(f, bench_attr_option_docs,
+                            bench_n_attr_option_docs);
+}
+
+void opt_driver_unknown_option(const char *tok, const char *driver,
+                               const opt_def_t *defs, int ndefs,
+                               const char *const *extra, int n_extra) {
+    enum { MAX_EXTRA = 8 };
+    const char *names[2 * OPT_MAX + MAX_EXTRA];
+    int n = 0;
+    for (int k = 0; k < ndefs && k < OPT_MAX; k++) {
+        names[n++] = defs[k].name;
+        if (defs[k].alias)
+            names[n++] = defs[k].alias;
+    }
+    for (int k = 0; k < n_extra && k < MAX_EXTRA; k++)
+        names[n++] = extra[k];
+    bench_unknown_option_error(tok, driver, names, n);
+}
+
 int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
+    if (ntokens == 1 && strcmp(tokens[0], "--help") == 0) {
+        opt_driver_print_options(stdout, drv->defs, drv->ndefs);
+        return 0;
+    }
     loop_state_t *s = calloc(1, sizeof(*s));
     void *desc = calloc(1, drv->desc_size), *prb = calloc(1, drv->prb_size);
     if (!s || !desc || !prb)

@@ -6,6 +6,7 @@
 #define BENCHDNN_COMMON_OPT_DRIVER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/attr.h"
 #include "common/bench_lib.h"
@@ -33,7 +34,19 @@ typedef struct {
 } opt_driver_t;
 
 /* The driver's entry: runs every problem of `tokens`; returns 0 (usage
- * errors exit). */
+ * errors exit). A lone "--help" token prints the driver's options
+ * (opt_driver_print_options) instead. */
 int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens);
+
+/* The options of a table, with their defaults, then the --attr-* ones. */
+void opt_driver_print_options(FILE *f, const opt_def_t *defs, int ndefs);
+
+/* Usage error for an option token the table, the driver's `extra` options
+ * (n_extra names, outside the table) and the common and --attr-* options
+ * do not have, naming the closest option (see cli_help.h). */
+void opt_driver_unknown_option(const char *tok, const char *driver,
+                               const opt_def_t *defs, int ndefs,
+                               const char *const *extra, int n_extra)
+        __attribute__((noreturn));
 
 #endif

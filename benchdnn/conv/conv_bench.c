@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "common/bench_lib.h"
+#include "common/cli_help.h"
 #include "common/parser.h"
 #include "conv/conv.h"
 #include "onednn/onednn.h"
@@ -255,11 +256,49 @@ int conv_prb_from_args_try(int n, char **toks, conv_prb_t *p, char *err) {
 /* ------------------------------------------------------------------------ */
 /* The loop */
 
+/* The options and defaults of settings_defaults, for --conv --help and
+ * the "did you mean" of a misspelt option. */
+static const bench_option_doc_t option_docs[] = {
+        {"dir", "FWD_B|FWD_D|FWD_I|BWD_D|BWD_W|BWD_WB", "direction [FWD_B]"},
+        {"cfg", "f32|u8s8u8|...", "data types, v2.x (see --dt) [f32]"},
+        {"dt", "DT|SRC:WEI:DST", "data types, v3.x: f32, u8:s8:u8, ... [f32]"},
+        {"bia-dt", "DT", "bias data type, also --bia_dt [f32]"},
+        {"stag", "TAG", "source layout: any, nchw, nhwc, ... [any]"},
+        {"wtag", "TAG", "weights layout: any, oihw, ... [any]"},
+        {"dtag", "TAG", "destination layout [any]"},
+        {"alg", "direct|wino|auto", "algorithm [direct]"},
+        {"mb", "N", "minibatch, 0: the descriptor's [0]"},
+        {"attr-fpmath", "strict|bf16|f16|tf32|any[:BOOL]",
+         "floating-point math mode [strict]"},
+};
+#define N_OPTION_DOCS ((int)(sizeof(option_docs) / sizeof(option_docs[0])))
+
+void conv_print_options(FILE *f) {
+    fprintf(f, "Options (a comma list runs every value; default in "
+               "brackets):\n");
+    bench_print_option_docs(f, option_docs, N_OPTION_DOCS);
+    fprintf(f, "Attributes (a comma list runs every value; default none):\n");
+    bench_print_option_docs(f, bench_attr_option_docs,
+                            bench_n_attr_option_docs);
+}
+
+static void unknown_option(const char *tok) {
+    const char *names[N_OPTION_DOCS + 1];
+    for (int i = 0; i < N_OPTION_DOCS; i++)
+        names[i] = option_docs[i].name;
+    names[N_OPTION_DOCS] = "bia_dt";
+    bench_unknown_option_error(tok, "conv", names, N_OPTION_DOCS + 1);
+}
+
+/* bench_driver_loop asks the driver last: a "-" token it does not take
+ * is unknown. */
 static int loop_parse_option(void *state, const char *tok) {
     char err[BENCH_ERR_LEN];
     int rc = conv_settings_parse_try(state, tok, err);
     if (rc < 0)
-        bench_usage_error("%s", err);
+        bench_option_value_error(tok, err);
+    if (rc == 0 && tok[0] == '-')
+        unknown_option(tok);
     return rc;
 }
 

@@ -1,0 +1,69 @@
+# A newcomer's command line: --version, --DRIVER --help (options,
+# descriptor grammar, a working example) and "did you mean" for a
+# misspelt driver or option. Uses benchdnn_cli_test and
+# BENCHDNN_EXPECT_EXIT (common_cli_tests.cmake).
+
+# The project's version (CMake) and the library's (tsr_version) agree.
+string(REPLACE "." "\\." version_re "${PROJECT_VERSION}")
+benchdnn_cli_test(version 0
+  "^benchdnn ${version_re} \\(commit [^\n]*\nlibrary: tessera ${version_re}\n$"
+  --version)
+benchdnn_cli_test(version_after_driver 0 "library: tessera ${version_re}"
+  --conv --version)
+
+# Every driver's help, and its example run in list mode: a driver folder
+# whose help lacks a grammar and an example (main.c's driver_docs) fails.
+file(GLOB driver_dirs LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/benchdnn/*)
+set(drivers)
+foreach(dir ${driver_dirs})
+  get_filename_component(driver ${dir} NAME)
+  if(IS_DIRECTORY ${dir} AND NOT driver MATCHES "^(common|self|onednn)$")
+    list(APPEND drivers ${driver})
+  endif()
+endforeach()
+foreach(driver ${drivers})
+  add_test(NAME benchdnn_cli_help_${driver}
+    COMMAND ${CMAKE_COMMAND} -DBENCHDNN=${BENCHDNN} -DDRIVER=${driver}
+            -P ${CMAKE_CURRENT_LIST_DIR}/help_example.cmake
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+benchdnn_cli_test(help_conv_options 0
+  "--dir=FWD_B\\|[^\n]*\n.*--mb=N .*--attr-fpmath=.*ic[X].*kh[X]"
+  --conv --help)
+benchdnn_cli_test(help_defaults 0 "--alpha=\\.\\.\\. +\\[0,0\\.25,-0\\.25\\]"
+  --eltwise --help)
+benchdnn_cli_test(help_alias 0 "--dt=\\.\\.\\. +\\[f32\\] also --cfg"
+  --matmul --help)
+benchdnn_cli_test(help_reorder_extra 0 "--def-scales=" --reorder --help)
+benchdnn_cli_test(help_lists_common 0 "--version.*--DRIVER --help" --help)
+
+# Misspelt drivers and options: the closest name, with the value kept.
+benchdnn_cli_test(did_you_mean_driver 2
+  "unknown driver or option '--cnov' \\(did you mean --conv\\?\\)" --cnov)
+benchdnn_cli_test(did_you_mean_common_before_driver 2
+  "'--mdoe=P' \\(did you mean --mode=P\\?\\)" --mdoe=P --conv)
+benchdnn_cli_test(did_you_mean_conv_option 2
+  "unknown option '--mbb=2' \\(did you mean --mb=2\\?\\)"
+  --conv --mbb=2 ic3ih5oc4kh3)
+benchdnn_cli_test(did_you_mean_attr 2
+  "\\(did you mean --attr-post-ops=relu\\?\\)"
+  --conv --attr-post-op=relu ic3ih5oc4kh3)
+benchdnn_cli_test(did_you_mean_common_after_driver 2
+  "\\(did you mean --mode=P\\?\\)" --eltwise --mdoe=P 8x8)
+benchdnn_cli_test(did_you_mean_table_option 2
+  "\\(did you mean --stag=ab\\?\\)" --matmul --stagg=ab 2x3:3x4)
+benchdnn_cli_test(did_you_mean_table_attr 2
+  "\\(did you mean --attr-post-ops=relu\\?\\)"
+  --eltwise --attr-post-op=relu 8x8)
+benchdnn_cli_test(did_you_mean_reorder_extra 2
+  "\\(did you mean --def-scales=1\\?\\)" --reorder --def-scale=1 2x8)
+benchdnn_cli_test(no_close_option 2
+  "unknown option '--frobnicate' \\(see --sum --help\\)"
+  --sum --frobnicate 2x8)
+# A value after a space instead of '=': said so.
+benchdnn_cli_test(value_after_space_conv 2
+  "--mb: .*value follows '=' in the same argument: --mb=VALUE"
+  --conv --mb 2 ic3ih5oc4kh3)
+benchdnn_cli_test(value_after_space_table 2
+  "--mb: .*value follows '=' in the same argument: --mb=VALUE"
+  --eltwise --mb 2 8x8)
