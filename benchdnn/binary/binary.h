@@ -63,8 +63,19 @@ int binary_bench(int ntokens, char **tokens);
  * become 1, so DIV never divides by 0), 2 the dst a sum post-op reads. */
 float binary_fill_value(tsr_data_type_t dt, int input, int64_t i);
 
+/* The scale of source `input` (0 or 1): 1 when the problem sets none, and
+ * then 0 is returned. */
+int binary_src_scale(const binary_prb_t *p, int input, float *scale);
+/* The checks and the declared arguments both libraries share. */
+typedef struct bench_args_run bench_args_run_t;
+int binary_prepare(bench_args_run_t *r, res_t *res);
+/* oneDNN's descriptors of the problem (binary_onednn.c, built with oneDNN
+ * only). */
+int binary_onednn_create(bench_args_run_t *r, res_t *res);
+
 /* Reference (binary_run.c): dst = alg(scale0 * src0, scale1 * src1) with
  * both sources broadcast, then the post-ops. */
-void binary_run_problem(const binary_prb_t *p, const char *repro, res_t *res);
+void binary_run_problem(const binary_prb_t *p, bench_lib_t lib,
+                        const char *repro, res_t *res);
 
 #endif

@@ -150,13 +150,7 @@ void binary_prb_repro(const binary_prb_t *p, int canonical, char *buf,
 
 static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
                         res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "the oneDNN comparison has no binary yet");
-        res->state = STATE_SKIPPED;
-        return;
-    }
-    binary_run_problem(prb, repro, res);
+    binary_run_problem(prb, lib, repro, res);
 }
 
 static int parse_desc(const char *text, void *desc, char *err) {

@@ -11,8 +11,7 @@
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
 
-/* The scale of source `input` (1 when none is set). */
-static int src_scale(const binary_prb_t *p, int input, float *scale) {
+int binary_src_scale(const binary_prb_t *p, int input, float *scale) {
     const bench_scale_t *s =
             input == 0 ? &p->attr.scales[QARG_SRC] : &p->src1_scale;
     *scale = s->set ? s->scale : 1.f;
@@ -174,7 +173,7 @@ static int set_src1_scale(bench_args_run_t *r, res_t *res) {
     return 1;
 }
 
-static int create(bench_args_run_t *r, res_t *res) {
+int binary_prepare(bench_args_run_t *r, res_t *res) {
     const binary_prb_t *p = r->prb;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
@@ -186,6 +185,20 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_SRC_0, fill, 0, 0},
+            {TSR_ARG_SRC_1, fill, 0, 0},
+            {TSR_ARG_DST, has_post_op(&p->attr, tsr_post_op_sum) ? fill : NULL,
+             1, p->inplace ? TSR_ARG_SRC_0 : 0},
+    };
+    bench_args_declare(r, decl, 3);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const binary_prb_t *p = r->prb;
+    if (!binary_prepare(r, res))
+        return 0;
     const multi_dims_desc_t *d = &p->desc;
     tsr_memory_desc_t src0_md, src1_md, dst_md;
     if (!make_md(&src0_md, p, d->dims[0], p->sdt[0], p->stag[0], "stag", res) ||
@@ -199,9 +212,9 @@ static int create(bench_args_run_t *r, res_t *res) {
         return 0;
     }
     float scale;
-    if (src_scale(p, 0, &scale))
+    if (binary_src_scale(p, 0, &scale))
         r->scale_count[QARG_SRC] = 1;
-    if (src_scale(p, 1, &scale) && !set_src1_scale(r, res))
+    if (binary_src_scale(p, 1, &scale) && !set_src1_scale(r, res))
         return 0;
     tsr_binary_desc_t op;
     st = tsr_binary_desc_init(&op, p->alg, &src0_md, &src1_md, &dst_md);
@@ -209,13 +222,6 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "binary descriptor");
         return 0;
     }
-    const bench_arg_decl_t decl[] = {
-            {TSR_ARG_SRC_0, fill, 0, 0},
-            {TSR_ARG_SRC_1, fill, 0, 0},
-            {TSR_ARG_DST, has_post_op(&p->attr, tsr_post_op_sum) ? fill : NULL,
-             1, p->inplace ? TSR_ARG_SRC_0 : 0},
-    };
-    bench_args_declare(r, decl, 3);
     return bench_args_create_pd(r, &op, res);
 }
 
@@ -243,8 +249,8 @@ static int ref(bench_args_run_t *r, res_t *res) {
         return 0;
     }
     float scale0, scale1;
-    src_scale(p, 0, &scale0);
-    src_scale(p, 1, &scale1);
+    binary_src_scale(p, 0, &scale0);
+    binary_src_scale(p, 1, &scale1);
     const int ndims = d->ndims;
     const int64_t n = multi_dims_nelems(ndims, p->dst_dims);
     float *const *bin = r->bin_f32;
@@ -348,13 +354,15 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     perf_report(&f, &res->timer);
 }
 
-void binary_run_problem(const binary_prb_t *p, const char *repro, res_t *res) {
+void binary_run_problem(const binary_prb_t *p, bench_lib_t lib,
+                        const char *repro, res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
             .fill_binary_src1 = fill_binary_src1,
+            .create_onednn = BENCH_ARGS_ONEDNN(binary_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

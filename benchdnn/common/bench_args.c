@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bench_args_lib.h"
 #include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/timer.h"
 
 /* ------------------------------------------------------------------------ */
@@ -113,14 +115,16 @@ static const char *arg_name(int arg) {
 
 /* r->mems from the arguments the primitives use, without allocating. */
 static int plan_mems(bench_args_run_t *r, res_t *res) {
+    const bench_args_lib_t *lib = r->lib;
+    const int with_fwd = lib->has_fwd(r);
     r->nmems = 0;
     for (int i = 0; i < bench_arg_id_count(); i++) {
         const int arg = bench_arg_id(i);
-        const tsr_arg_usage_t u =
-                tsr_primitive_desc_query_arg_usage(r->pd, arg);
-        const tsr_arg_usage_t fu =
-                r->fwd_pd ? tsr_primitive_desc_query_arg_usage(r->fwd_pd, arg)
-                          : tsr_arg_unused;
+        tsr_arg_usage_t u, fu = tsr_arg_unused;
+        tsr_memory_desc_t md, fwd_md;
+        if (!lib->arg(r, 0, arg, &u, &md, res) ||
+            (with_fwd && !lib->arg(r, 1, arg, &fu, &fwd_md, res)))
+            return 0;
         if (u == tsr_arg_unused && fu == tsr_arg_unused)
             continue;
         if (r->nmems == BENCH_ARGS_MAX) {
@@ -128,11 +132,7 @@ static int plan_mems(bench_args_run_t *r, res_t *res) {
                             BENCH_ARGS_MAX);
             return 0;
         }
-        const tsr_memory_desc_t *md =
-                tsr_primitive_desc_query_arg_md(u ? r->pd : r->fwd_pd, arg);
-        if (u && fu &&
-            !tsr_memory_desc_equal(
-                    md, tsr_primitive_desc_query_arg_md(r->fwd_pd, arg))) {
+        if (u && fu && !tsr_memory_desc_equal(&md, &fwd_md)) {
             bench_set_state(res, STATE_FAILED,
                             "forward and backward primitives describe %s "
                             "differently",
@@ -145,9 +145,9 @@ static int plan_mems(bench_args_run_t *r, res_t *res) {
         m->usage = u;
         m->fwd_usage = fu;
         m->decl = find_decl(r, arg);
-        m->mem.md = *md;
+        m->mem.md = u ? md : fwd_md;
         m->alias = -1;
-        m->n = tsr_memory_desc_nelems(md);
+        m->n = tsr_memory_desc_nelems(&m->mem.md);
         if (is_input(m) && !from_forward(m) && !(m->decl && m->decl->fill)) {
             bench_set_state(res, STATE_FAILED,
                             "the driver gives no values for input %s",
@@ -190,11 +190,8 @@ static size_t memory_estimate(const bench_args_run_t *r) {
     double points = 0;
     for (int i = 0; i < r->nmems; i++)
         points += harness_points(&r->mems[i]);
-    size_t bytes =
-            bench_pd_memory_bytes(r->pd) + (size_t)(points * sizeof(float));
-    if (r->fwd_pd)
-        bytes += bench_pd_memory_bytes(r->fwd_pd);
-    return bytes;
+    return bench_add_size_sat(r->lib->pd_bytes(r),
+                              bench_bytes_from_double(points * sizeof(float)));
 }
 
 static const dnn_mem_t *mem_of(const bench_args_run_t *r,
@@ -238,46 +235,25 @@ static int alloc_and_fill(bench_args_run_t *r) {
     return 1;
 }
 
-static int make_args(bench_args_run_t *r, const bench_args_ops_t *ops) {
-    for (int i = 0; i < r->nmems; i++) {
-        const bench_arg_mem_t *m = &r->mems[i];
-        if (m->usage != tsr_arg_unused)
-            bench_exec_args_add(r->args.a, &r->args.n, m->arg, mem_of(r, m));
-        if (m->fwd_usage != tsr_arg_unused)
-            bench_exec_args_add(r->fwd_args.a, &r->fwd_args.n, m->arg, &m->mem);
-    }
-    if (!bench_scratchpad_create(&r->scratchpad, r->pd, r->battr, r->args.a,
-                                 &r->args.n))
-        return 0;
-    return bench_attr_mems_create(
-            &r->attr_mems, r->battr, r->attr, r->scale_count, r->zp_count,
-            ops->fill_binary_src1, r->bin_f32, r->args.a, &r->args.n);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Execution */
 
-static int execute(const bench_args_run_t *r, res_t *res) {
-    tsr_status_t st = tsr_primitive_execute(r->prim, bench_stream(), r->args.n,
-                                            r->args.a);
-    if (st != tsr_success)
-        bench_set_state(res, STATE_FAILED, "execution failed: %s",
-                        tsr_status2str(st));
-    return st == tsr_success;
+static int execute(const bench_args_run_t *r, int fwd, res_t *res) {
+    char why[128];
+    if (r->lib->execute(r, fwd, why, sizeof(why)))
+        return 1;
+    bench_set_state(res, STATE_FAILED, "%sexecution failed: %s",
+                    fwd ? "forward " : "", why);
+    return 0;
 }
 
 /* Runs the forward pass of a backward problem: its outputs are the
  * backward inputs, read as the memories hold them. */
 static int run_forward(bench_args_run_t *r, res_t *res) {
-    if (!r->fwd_prim)
+    if (!r->lib->has_fwd(r))
         return 1;
-    tsr_status_t st = tsr_primitive_execute(r->fwd_prim, bench_stream(),
-                                            r->fwd_args.n, r->fwd_args.a);
-    if (st != tsr_success) {
-        bench_set_state(res, STATE_FAILED, "forward execution failed: %s",
-                        tsr_status2str(st));
+    if (!execute(r, 1, res))
         return 0;
-    }
     for (int i = 0; i < r->nmems; i++) {
         bench_arg_mem_t *m = &r->mems[i];
         if (from_forward(m) && m->usage == tsr_arg_input)
@@ -318,7 +294,7 @@ static void read_old(bench_args_run_t *r) {
  * its ref buffer with `into_ref`). */
 static int run_and_read(bench_args_run_t *r, int into_ref, res_t *res) {
     restore_outputs(r);
-    if (!execute(r, res))
+    if (!execute(r, 0, res))
         return 0;
     for (int i = 0; i < r->nmems; i++) {
         bench_arg_mem_t *m = &r->mems[i];
@@ -387,8 +363,8 @@ static void check_bitwise(bench_args_run_t *r, const bench_args_ops_t *ops,
 
 static int exec_once(void *ctx) {
     const bench_args_run_t *r = ctx;
-    return tsr_primitive_execute(r->prim, bench_stream(), r->args.n,
-                                 r->args.a) != tsr_success;
+    char why[128];
+    return !r->lib->execute(r, 0, why, sizeof(why));
 }
 
 static void report_perf(bench_args_run_t *r, const bench_args_ops_t *ops,
@@ -411,22 +387,56 @@ static void report_perf(bench_args_run_t *r, const bench_args_ops_t *ops,
 }
 
 /* ------------------------------------------------------------------------ */
-/* The problem */
+/* Tessera's calls */
 
-static void cleanup(bench_args_run_t *r) {
+static int tessera_has_fwd(const bench_args_run_t *r) {
+    return r->fwd_pd != NULL;
+}
+
+static int tessera_arg(const bench_args_run_t *r, int fwd, int arg,
+                       tsr_arg_usage_t *usage, tsr_memory_desc_t *md,
+                       res_t *res) {
+    (void)res;
+    const_tsr_primitive_desc_t pd = fwd ? r->fwd_pd : r->pd;
+    *usage = tsr_primitive_desc_query_arg_usage(pd, arg);
+    if (*usage != tsr_arg_unused)
+        *md = *tsr_primitive_desc_query_arg_md(pd, arg);
+    return 1;
+}
+
+static size_t tessera_pd_bytes(const bench_args_run_t *r) {
+    return bench_pd_memory_bytes(r->pd) +
+           (r->fwd_pd ? bench_pd_memory_bytes(r->fwd_pd) : 0);
+}
+
+static int tessera_bind(bench_args_run_t *r, const bench_args_ops_t *ops,
+                        res_t *res) {
+    (void)res;
     for (int i = 0; i < r->nmems; i++) {
-        bench_arg_mem_t *m = &r->mems[i];
-        if (m->alias < 0 && m->mem.mem)
-            dnn_mem_free(&m->mem);
-        free(m->f32);
-        free(m->init);
-        free(m->ref);
-        free(m->old);
+        const bench_arg_mem_t *m = &r->mems[i];
+        if (m->usage != tsr_arg_unused)
+            bench_exec_args_add(r->args.a, &r->args.n, m->arg, mem_of(r, m));
+        if (m->fwd_usage != tsr_arg_unused)
+            bench_exec_args_add(r->fwd_args.a, &r->fwd_args.n, m->arg, &m->mem);
     }
-    dnn_mem_free(&r->scratchpad);
-    bench_attr_mems_free(&r->attr_mems);
-    for (int i = 0; i < BENCH_MAX_POST_OPS; i++)
-        free(r->bin_f32[i]);
+    if (!bench_scratchpad_create(&r->scratchpad, r->pd, r->battr, r->args.a,
+                                 &r->args.n))
+        return 0;
+    return bench_attr_mems_create(
+            &r->attr_mems, r->battr, r->attr, r->scale_count, r->zp_count,
+            ops->fill_binary_src1, r->bin_f32, r->args.a, &r->args.n);
+}
+
+static int tessera_execute(const bench_args_run_t *r, int fwd, char *why,
+                           size_t len) {
+    const bench_exec_args_t *a = fwd ? &r->fwd_args : &r->args;
+    const tsr_status_t st = tsr_primitive_execute(fwd ? r->fwd_prim : r->prim,
+                                                  bench_stream(), a->n, a->a);
+    snprintf(why, len, "%s", tsr_status2str(st));
+    return st == tsr_success;
+}
+
+static void tessera_release(bench_args_run_t *r) {
     if (r->prim)
         tsr_primitive_destroy(r->prim);
     if (r->fwd_prim)
@@ -439,7 +449,7 @@ static void cleanup(bench_args_run_t *r) {
         tsr_primitive_attr_destroy(r->attr);
 }
 
-static int create_primitives(bench_args_run_t *r, res_t *res) {
+static int tessera_create_primitives(bench_args_run_t *r, res_t *res) {
     tsr_status_t st = tsr_primitive_create(&r->prim, r->pd);
     if (st != tsr_success) {
         r->prim = NULL;
@@ -457,9 +467,56 @@ static int create_primitives(bench_args_run_t *r, res_t *res) {
     return 1;
 }
 
-void bench_args_run_problem(const bench_args_ops_t *ops, const void *prb,
-                            const bench_attr_t *attr, const char *repro,
-                            res_t *res) {
+static const bench_args_lib_t tessera_lib = {
+        .has_fwd = tessera_has_fwd,
+        .arg = tessera_arg,
+        .pd_bytes = tessera_pd_bytes,
+        .create_primitives = tessera_create_primitives,
+        .bind = tessera_bind,
+        .execute = tessera_execute,
+        .release = tessera_release,
+};
+
+/* ------------------------------------------------------------------------ */
+/* The problem */
+
+static void cleanup(bench_args_run_t *r) {
+    r->lib->release(r);
+    for (int i = 0; i < r->nmems; i++) {
+        bench_arg_mem_t *m = &r->mems[i];
+        if (m->alias < 0 && m->mem.mem)
+            dnn_mem_free(&m->mem);
+        free(m->f32);
+        free(m->init);
+        free(m->ref);
+        free(m->old);
+    }
+    dnn_mem_free(&r->scratchpad);
+    bench_attr_mems_free(&r->attr_mems);
+    for (int i = 0; i < BENCH_MAX_POST_OPS; i++)
+        free(r->bin_f32[i]);
+}
+
+void bench_args_run_problem(const bench_args_ops_t *ops, bench_lib_t lib,
+                            const void *prb, const bench_attr_t *attr,
+                            const char *repro, res_t *res) {
+    int (*create)(bench_args_run_t *, res_t *) = ops->create;
+    const bench_args_lib_t *calls = &tessera_lib;
+    if (lib == BENCH_LIB_ONEDNN) {
+#ifdef BENCHDNN_WITH_ONEDNN
+        calls = &bench_args_onednn_lib;
+        create = ops->create_onednn;
+#else
+        bench_set_state(res, STATE_UNIMPLEMENTED,
+                        "this benchdnn was built without oneDNN");
+        return;
+#endif
+        if (!create) {
+            bench_set_state(res, STATE_UNIMPLEMENTED,
+                            "this driver has no oneDNN path");
+            return;
+        }
+    }
     bench_args_run_t *r = calloc(1, sizeof(*r));
     if (!r) {
         bench_set_state(res, STATE_SKIPPED, "not enough memory");
@@ -467,19 +524,21 @@ void bench_args_run_problem(const bench_args_ops_t *ops, const void *prb,
     }
     r->prb = prb;
     r->battr = attr;
+    r->lib = calls;
     for (int q = 0; q < QARG_COUNT; q++)
         r->scale_count[q] = r->zp_count[q] = -1;
     const int mode = bench_settings.mode;
     const double t0 = bench_now_ms(); /* creation time: pds and primitives */
-    if (!ops->create(r, res) || !plan_mems(r, res) ||
-        !bench_mem_check(memory_estimate(r), res) || !create_primitives(r, res))
+    if (!create(r, res) || !plan_mems(r, res) ||
+        !bench_mem_check(memory_estimate(r), res) ||
+        !calls->create_primitives(r, res))
         goto out;
     res->timer.ctime_ms = bench_now_ms() - t0;
     if (mode & MODE_INIT) {
         res->state = STATE_INITIALIZED;
         goto out;
     }
-    if (!alloc_and_fill(r) || !make_args(r, ops)) {
+    if (!alloc_and_fill(r) || !calls->bind(r, ops, res)) {
         bench_set_state(res, STATE_SKIPPED,
                         "not enough memory for the buffers");
         goto out;

@@ -19,7 +19,14 @@
  *
  * In place: an output declared `inplace_of` an input uses the input's
  * memory; the input is restored before every execution and the reference
- * keeps its own copy. See benchdnn/common/README.md for a driver's recipe. */
+ * keeps its own copy.
+ *
+ * Both libraries run on this one pipeline: the harness allocates every
+ * memory from a Tessera memory descriptor (oneDNN's layouts translated)
+ * and converts it to and from f32 with its own code, so the same fills,
+ * reference and comparison judge both. A driver gives oneDNN's op
+ * descriptor in <drv>/<drv>_onednn.c (ops.create_onednn, onednn/onednn_args.h).
+ * See benchdnn/common/README.md for a driver's recipe. */
 #ifndef BENCHDNN_COMMON_BENCH_ARGS_H
 #define BENCHDNN_COMMON_BENCH_ARGS_H
 
@@ -27,6 +34,7 @@
 
 #include "common/attr.h"
 #include "common/bench_prim.h"
+#include "common/bench_run.h" /* bench_set_state, bench_alloc_f32 */
 #include "common/benchdnn.h"
 #include "common/dnn_mem.h"
 #include "common/fill_compare.h"
@@ -73,7 +81,21 @@ typedef struct {
     /* Values of binary post-op `index`'s second input (NULL without binary
      * post-ops). */
     bench_fill_binary_src1_fn fill_binary_src1;
+    /* As create, with oneDNN's descriptors (onednn/onednn_args.h); set it
+     * with BENCH_ARGS_ONEDNN(fn). NULL: the driver has no oneDNN path. */
+    int (*create_onednn)(bench_args_run_t *r, res_t *res);
 } bench_args_ops_t;
+
+/* A driver's oneDNN create function where oneDNN is built in, else NULL
+ * (the function is then neither compiled nor referenced). */
+#ifdef BENCHDNN_WITH_ONEDNN
+#define BENCH_ARGS_ONEDNN(fn) (fn)
+#else
+#define BENCH_ARGS_ONEDNN(fn) NULL
+#endif
+
+/* The library calls of a run (common/bench_args_lib.h). */
+typedef struct bench_args_lib bench_args_lib_t;
 
 /* One argument's memory and the harness' dense f32 copies of it. */
 typedef struct {
@@ -95,11 +117,13 @@ struct bench_args_run {
     /* As given to bench_args_run_problem. */
     const void *prb;
     const bench_attr_t *battr;
+    const bench_args_lib_t *lib;
+    void *lib_state; /* the library's objects (oneDNN's), owned by lib */
     /* Set by ops->create. */
     int ndecl;
     bench_arg_decl_t decl[BENCH_ARGS_MAX];
     int64_t scale_count[QARG_COUNT], zp_count[QARG_COUNT]; /* -1: none */
-    /* Owned. */
+    /* Owned. Tessera's objects (oneDNN's are in lib_state). */
     tsr_primitive_attr_t attr;
     tsr_primitive_desc_t pd, fwd_pd;
     tsr_primitive_t prim, fwd_prim;
@@ -131,12 +155,12 @@ const float *bench_args_old(const bench_args_run_t *r, int arg);
 float *bench_args_ref(const bench_args_run_t *r, int arg);
 const tsr_memory_desc_t *bench_args_md(const bench_args_run_t *r, int arg);
 
-/* Creates, fills, runs, checks and times problem `prb` (the driver's) with
- * attributes `attr` per bench_settings.mode; the outcome lands in res,
- * everything created is released. */
-void bench_args_run_problem(const bench_args_ops_t *ops, const void *prb,
-                            const bench_attr_t *attr, const char *repro,
-                            res_t *res);
+/* Creates, fills, runs, checks and times problem `prb` (the driver's) on
+ * library `lib` with attributes `attr` per bench_settings.mode; the
+ * outcome lands in res, everything created is released. */
+void bench_args_run_problem(const bench_args_ops_t *ops, bench_lib_t lib,
+                            const void *prb, const bench_attr_t *attr,
+                            const char *repro, res_t *res);
 
 /* A uniform double in [0, 1) from (seed, index): a fill that is a function
  * of the index alone. */

@@ -54,7 +54,15 @@ int concat_bench(int ntokens, char **tokens);
 
 /* Why the problem is not run (DRIVERS.md §11), or NULL. */
 const char *concat_skip_reason(const concat_prb_t *p);
-/* Runs the problem on Tessera. */
-void concat_run_problem(const concat_prb_t *p, const char *repro, res_t *res);
+/* 0 when no dst descriptor is passed (--dtag=undef). */
+int concat_has_dst_desc(const concat_prb_t *p);
+/* What both libraries share before their descriptors: the skips and the
+ * argument declarations; 0 with res set when the problem stops. */
+int concat_prepare(bench_args_run_t *r, res_t *res);
+/* The problem with oneDNN's descriptors (concat_onednn.c). */
+int concat_onednn_create(bench_args_run_t *r, res_t *res);
+/* Runs the problem on the library `lib` selects. */
+void concat_run_problem(const concat_prb_t *p, bench_lib_t lib,
+                        const char *repro, res_t *res);
 
 #endif

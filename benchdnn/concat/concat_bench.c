@@ -108,13 +108,7 @@ void concat_prb_repro(const concat_prb_t *p, int canonical, char *buf,
 
 static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
                         res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "the oneDNN comparison has no concat yet");
-        res->state = STATE_SKIPPED;
-        return;
-    }
-    concat_run_problem(prb, repro, res);
+    concat_run_problem(prb, lib, repro, res);
 }
 
 static int parse_desc(const char *text, void *desc, char *err) {

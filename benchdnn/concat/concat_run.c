@@ -14,12 +14,13 @@ static int is_f32_or_bf16(tsr_data_type_t dt) {
     return dt == tsr_f32 || dt == tsr_bf16;
 }
 
-static int has_dst_desc(const concat_prb_t *p) {
+int concat_has_dst_desc(const concat_prb_t *p) {
     return strcmp(p->dtag, "undef") != 0;
 }
 
 const char *concat_skip_reason(const concat_prb_t *p) {
-    if (p->sdt_dt == tsr_bf16 && has_dst_desc(p) && !is_f32_or_bf16(p->ddt_dt))
+    if (p->sdt_dt == tsr_bf16 && concat_has_dst_desc(p) &&
+        !is_f32_or_bf16(p->ddt_dt))
         return "bf16 sources need an f32 or bf16 dst";
     if (p->ddt_dt == tsr_bf16 && !is_f32_or_bf16(p->sdt_dt))
         return "a bf16 dst needs f32 or bf16 sources";
@@ -54,9 +55,8 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-static int create(bench_args_run_t *r, res_t *res) {
+int concat_prepare(bench_args_run_t *r, res_t *res) {
     const concat_prb_t *p = r->prb;
-    const concat_desc_t *d = &p->desc;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -67,13 +67,23 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    multi_src_declare(r, p->desc.n, fill, 0);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const concat_prb_t *p = r->prb;
+    const concat_desc_t *d = &p->desc;
+    if (!concat_prepare(r, res))
+        return 0;
     tsr_memory_desc_t src_md[MULTI_SRC_MAX], dst_md;
     for (int i = 0; i < d->n; i++)
         if (!multi_src_md(&src_md[i], d->ndims, d->dims[i], p->sdt_dt, "stag",
                           p->stag.item[i], res))
             return 0;
-    if (has_dst_desc(p) && !multi_src_md(&dst_md, d->ndims, p->dst_dims,
-                                         p->ddt_dt, "dtag", p->dtag, res))
+    if (concat_has_dst_desc(p) &&
+        !multi_src_md(&dst_md, d->ndims, p->dst_dims, p->ddt_dt, "dtag",
+                      p->dtag, res))
         return 0;
     tsr_status_t st = attr_create_tsr(&p->attr, d->ndims, p->dst_dims, 0, 0,
                                       NULL, &r->attr);
@@ -81,10 +91,9 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "attributes");
         return 0;
     }
-    multi_src_declare(r, d->n, fill, 0);
     st = tsr_concat_primitive_desc_create(
-            &r->pd, has_dst_desc(p) ? &dst_md : NULL, d->n, p->axis, src_md,
-            r->attr, bench_engine());
+            &r->pd, concat_has_dst_desc(p) ? &dst_md : NULL, d->n, p->axis,
+            src_md, r->attr, bench_engine());
     return multi_src_take_pd(r, st, res);
 }
 
@@ -142,12 +151,14 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     multi_src_report_perf(&f, &p->attr, repro, ibytes, obytes, res);
 }
 
-void concat_run_problem(const concat_prb_t *p, const char *repro, res_t *res) {
+void concat_run_problem(const concat_prb_t *p, bench_lib_t lib,
+                        const char *repro, res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
+            .create_onednn = BENCH_ARGS_ONEDNN(concat_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

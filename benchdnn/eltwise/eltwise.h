@@ -90,7 +90,14 @@ float eltwise_threshold(const eltwise_prb_t *p);
 int eltwise_cancellation_expected(const eltwise_prb_t *p, float s);
 /* The share of zeros past which the result is MISTRUSTED. */
 float eltwise_zero_trust(const eltwise_prb_t *p);
-/* Runs the problem on Tessera. */
-void eltwise_run_problem(const eltwise_prb_t *p, const char *repro, res_t *res);
+/* The checks and the declared arguments both libraries share. */
+typedef struct bench_args_run bench_args_run_t;
+int eltwise_prepare(bench_args_run_t *r, res_t *res);
+/* oneDNN's descriptors of the problem (eltwise_onednn.c, built with
+ * oneDNN only). */
+int eltwise_onednn_create(bench_args_run_t *r, res_t *res);
+/* Runs the problem on `lib`. */
+void eltwise_run_problem(const eltwise_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res);
 
 #endif

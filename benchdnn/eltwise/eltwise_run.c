@@ -134,9 +134,8 @@ static int has_sum(const bench_attr_t *a) {
     return 0;
 }
 
-static int create(bench_args_run_t *r, res_t *res) {
+int eltwise_prepare(bench_args_run_t *r, res_t *res) {
     const eltwise_prb_t *p = r->prb;
-    const dims_desc_t *d = &p->desc;
     if (p->dt == tsr_data_type_undef) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->dt_text);
@@ -147,6 +146,29 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    if (p->is_fwd) {
+        const bench_arg_decl_t decl[] = {
+                {TSR_ARG_SRC, fill, 0, 0},
+                {TSR_ARG_DST, has_sum(&p->attr) ? fill : NULL, 1,
+                 p->inplace ? TSR_ARG_SRC : 0},
+        };
+        bench_args_declare(r, decl, 2);
+        return 1;
+    }
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_SRC, fill, 0, 0},
+            {TSR_ARG_DIFF_DST, fill, 0, 0},
+            {TSR_ARG_DIFF_SRC, NULL, 1, p->inplace ? TSR_ARG_DIFF_DST : 0},
+    };
+    bench_args_declare(r, decl, 3);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const eltwise_prb_t *p = r->prb;
+    const dims_desc_t *d = &p->desc;
+    if (!eltwise_prepare(r, res))
+        return 0;
     char tag[64];
     bench_resolve_tag(p->tag, d->ndims, tag, sizeof(tag));
     tsr_memory_desc_t data_md;
@@ -174,15 +196,8 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "eltwise descriptor");
         return 0;
     }
-    if (p->is_fwd) {
-        const bench_arg_decl_t decl[] = {
-                {TSR_ARG_SRC, fill, 0, 0},
-                {TSR_ARG_DST, has_sum(&p->attr) ? fill : NULL, 1,
-                 p->inplace ? TSR_ARG_SRC : 0},
-        };
-        bench_args_declare(r, decl, 2);
+    if (p->is_fwd)
         return bench_args_create_pd(r, &fwd, res);
-    }
     /* The diff tensors share the data's layout, so that diff_src can take
      * diff_dst's memory in place. */
     st = tsr_eltwise_backward_desc_init(&bwd, p->alg->alg, &data_md, &data_md,
@@ -191,12 +206,6 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "eltwise backward descriptor");
         return 0;
     }
-    const bench_arg_decl_t decl[] = {
-            {TSR_ARG_SRC, fill, 0, 0},
-            {TSR_ARG_DIFF_DST, fill, 0, 0},
-            {TSR_ARG_DIFF_SRC, NULL, 1, p->inplace ? TSR_ARG_DIFF_DST : 0},
-    };
-    bench_args_declare(r, decl, 3);
     return bench_args_create_fwd_pd(r, &fwd, res) &&
            bench_args_create_pd(r, &bwd, res);
 }
@@ -430,14 +439,15 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     perf_report(&f, &res->timer);
 }
 
-void eltwise_run_problem(const eltwise_prb_t *p, const char *repro,
-                         res_t *res) {
+void eltwise_run_problem(const eltwise_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
             .fill_binary_src1 = conv_fill_binary_src1,
+            .create_onednn = BENCH_ARGS_ONEDNN(eltwise_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

@@ -11,7 +11,7 @@ endif()
 if(dnnl_FOUND AND TARGET DNNL::dnnl AND NOT TSR_WITH_ONEDNN STREQUAL "OFF")
   set(BENCHDNN_WITH_ONEDNN ON)
   file(GLOB BENCHDNN_ONEDNN_SOURCES CONFIGURE_DEPENDS
-       ${CMAKE_CURRENT_LIST_DIR}/*.c)
+       ${CMAKE_CURRENT_LIST_DIR}/*.c ${CMAKE_CURRENT_LIST_DIR}/../*/*_onednn.c)
   target_sources(benchdnn_core PRIVATE ${BENCHDNN_ONEDNN_SOURCES})
   # PUBLIC: the harness' tests see the same declarations as the binary.
   target_compile_definitions(benchdnn_core PUBLIC BENCHDNN_WITH_ONEDNN)

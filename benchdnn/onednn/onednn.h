@@ -7,7 +7,10 @@
  * defined); without it the declarations below are stubs that report
  * UNIMPLEMENTED, although --lib=onednn is refused as a usage error first.
  *
- * Adding a driver:
+ * The argument-keyed drivers (eltwise, binary, ...) run oneDNN on their
+ * own pipeline instead: onednn_args.h and benchdnn/common/README.md.
+ *
+ * Adding a driver to this older pipeline (conv, ip, matmul):
  *   1. benchdnn/onednn/<driver>_onednn.c defining
  *        void <driver>_onednn_run_problem(const <driver>_prb_t *p,
  *                                         const char *repro, res_t *res);

@@ -157,7 +157,8 @@ int onednn_md_init(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
 /* ------------------------------------------------------------------------ */
 /* Attributes */
 
-static dnnl_alg_kind_t eltwise_alg(const bench_post_op_t *po) {
+dnnl_alg_kind_t onednn_eltwise_alg(tsr_alg_kind_t alg, float alpha,
+                                   float beta) {
     static const struct {
         tsr_alg_kind_t tsr;
         dnnl_alg_kind_t dnnl;
@@ -183,19 +184,33 @@ static dnnl_alg_kind_t eltwise_alg(const bench_post_op_t *po) {
             {tsr_eltwise_round, dnnl_eltwise_round},
             {tsr_eltwise_logsigmoid, dnnl_eltwise_logsigmoid},
             {tsr_eltwise_mish, dnnl_eltwise_mish},
+            {tsr_eltwise_relu_use_dst_for_bwd,
+             dnnl_eltwise_relu_use_dst_for_bwd},
+            {tsr_eltwise_tanh_use_dst_for_bwd,
+             dnnl_eltwise_tanh_use_dst_for_bwd},
+            {tsr_eltwise_elu_use_dst_for_bwd, dnnl_eltwise_elu_use_dst_for_bwd},
+            {tsr_eltwise_sqrt_use_dst_for_bwd,
+             dnnl_eltwise_sqrt_use_dst_for_bwd},
+            {tsr_eltwise_logistic_use_dst_for_bwd,
+             dnnl_eltwise_logistic_use_dst_for_bwd},
+            {tsr_eltwise_exp_use_dst_for_bwd, dnnl_eltwise_exp_use_dst_for_bwd},
+            {tsr_eltwise_clip_v2_use_dst_for_bwd,
+             dnnl_eltwise_clip_v2_use_dst_for_bwd},
     };
+    /* oneDNN 2.6's soft_relu has no parameter: log(1 + e^x), what alpha 1
+     * (or 0, the v2 spelling) means. */
+    if (alg == tsr_eltwise_soft_relu && alpha != 1.f && alpha != 0.f)
+        return dnnl_alg_kind_undef;
     for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
-        if (algs[i].tsr == po->alg)
+        if (algs[i].tsr == alg)
             return algs[i].dnnl;
     /* oneDNN 2.6's hardswish has no parameters: x * relu6(x + 3) / 6. */
-    if (po->alg == tsr_eltwise_hardswish && po->alpha == 1.f / 6 &&
-        po->beta == 0.5f)
+    if (alg == tsr_eltwise_hardswish && alpha == 1.f / 6 && beta == 0.5f)
         return dnnl_eltwise_hardswish;
     return dnnl_alg_kind_undef;
 }
 
-/* Binary algorithms have the same values in both libraries. */
-static dnnl_alg_kind_t binary_alg(tsr_alg_kind_t alg) {
+dnnl_alg_kind_t onednn_binary_alg(tsr_alg_kind_t alg) {
     return alg >= tsr_binary_add && alg <= tsr_binary_ne
                    ? (dnnl_alg_kind_t)(dnnl_binary_add + (alg - tsr_binary_add))
                    : dnnl_alg_kind_undef;
@@ -208,7 +223,8 @@ static int append_post_op(dnnl_post_ops_t ops, const bench_post_op_t *po,
         st = dnnl_post_ops_append_sum_v3(ops, po->scale, po->zero_point,
                                          onednn_dt(po->dt));
     } else if (po->kind == tsr_post_op_eltwise) {
-        const dnnl_alg_kind_t alg = eltwise_alg(po);
+        const dnnl_alg_kind_t alg =
+                onednn_eltwise_alg(po->alg, po->alpha, po->beta);
         if (alg == dnnl_alg_kind_undef) {
             set_reason(reason, "oneDNN 2.6 has no post-op eltwise %s%s",
                        tsr_alg_kind2str(po->alg),
@@ -236,7 +252,7 @@ static int append_post_op(dnnl_post_ops_t ops, const bench_post_op_t *po,
             dnnl_memory_desc_init_by_strides(&md, dn, d, onednn_dt(po->dt),
                                              NULL);
         }
-        st = dnnl_post_ops_append_binary(ops, binary_alg(po->alg), &md);
+        st = dnnl_post_ops_append_binary(ops, onednn_binary_alg(po->alg), &md);
     } else if (po->kind == tsr_post_op_prelu) {
         /* onednn_run.c makes no prelu weights memory for oneDNN yet. */
         set_reason(reason, "post-op prelu is not compared with oneDNN yet");
@@ -568,12 +584,13 @@ int onednn_mem_to_f32(dnnl_memory_t mem, float *dst, char *reason) {
 /* Implementations */
 
 res_state_t onednn_pd_create(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t op,
-                             const_dnnl_primitive_attr_t attr, char *impl_name,
+                             const_dnnl_primitive_attr_t attr,
+                             const_dnnl_primitive_desc_t hint, char *impl_name,
                              size_t len, char *reason) {
     *pd = NULL;
     dnnl_primitive_desc_iterator_t it;
     dnnl_status_t st = dnnl_primitive_desc_iterator_create(
-            &it, op, attr, onednn_engine(), NULL);
+            &it, op, attr, onednn_engine(), hint);
     if (st != dnnl_success) {
         set_reason(reason, "oneDNN primitive descriptor: %s",
                    dnnl_status2str(st));
@@ -603,6 +620,20 @@ res_state_t onednn_pd_create(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t op,
     if (state != STATE_PASSED)
         impl_name[0] = '\0';
     return state;
+}
+
+res_state_t onednn_pd_adopt(dnnl_primitive_desc_t pd, char *impl_name,
+                            size_t len, char *reason) {
+    const char *name = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name) !=
+        dnnl_success)
+        name = "unknown";
+    snprintf(impl_name, len, "onednn:%s", name);
+    if (bench_impl_allowed(impl_name))
+        return STATE_PASSED;
+    impl_name[0] = '\0';
+    set_reason(reason, "skip-impl option hit");
+    return STATE_SKIPPED;
 }
 
 size_t onednn_pd_md_size(const_dnnl_primitive_desc_t pd, dnnl_query_t what,

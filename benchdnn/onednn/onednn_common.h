@@ -26,6 +26,13 @@ void onednn_release(void);
 
 dnnl_data_type_t onednn_dt(tsr_data_type_t dt);
 
+/* oneDNN 2.6's eltwise algorithm of a Tessera one with these (effective)
+ * parameters, dnnl_alg_kind_undef when it has none (hardswish with other
+ * than 1/6, 1/2; soft_relu with alpha other than 0 or 1; hardsigmoid). */
+dnnl_alg_kind_t onednn_eltwise_alg(tsr_alg_kind_t alg, float alpha, float beta);
+/* Binary algorithms have the same order in both libraries. */
+dnnl_alg_kind_t onednn_binary_alg(tsr_alg_kind_t alg);
+
 /* A memory descriptor from logical dims, a data type and one of Tessera's
  * tag strings (meta-tags already resolved for the rank): "any" gives
  * dnnl_format_tag_any, any other tag is matched through its letter form
@@ -79,12 +86,17 @@ int onednn_mem_to_f32_as(dnnl_memory_t mem, dnnl_data_type_t dt, float *dst,
 
 /* The primitive descriptor of the first implementation --impl/--skip-impl
  * allow, matched on "onednn:" + oneDNN's name, which goes to `impl_name`
- * (len bytes). Returns the res_t state: STATE_PASSED (found),
- * STATE_SKIPPED (filtered out), STATE_UNIMPLEMENTED or
- * STATE_INVALID_ARGUMENTS, with a reason. */
+ * (len bytes); `hint`: the forward pd of a backward one, or NULL.
+ * Returns the res_t state: STATE_PASSED (found), STATE_SKIPPED (filtered
+ * out), STATE_UNIMPLEMENTED or STATE_INVALID_ARGUMENTS, with a reason. */
 res_state_t onednn_pd_create(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t op,
-                             const_dnnl_primitive_attr_t attr, char *impl_name,
+                             const_dnnl_primitive_attr_t attr,
+                             const_dnnl_primitive_desc_t hint, char *impl_name,
                              size_t len, char *reason);
+/* The same filter for a pd created directly (sum, concat, reorder: one
+ * implementation each): STATE_PASSED, or STATE_SKIPPED with a reason. */
+res_state_t onednn_pd_adopt(dnnl_primitive_desc_t pd, char *impl_name,
+                            size_t len, char *reason);
 
 /* Bytes of a descriptor a primitive descriptor reports (0 when absent). */
 size_t onednn_pd_md_size(const_dnnl_primitive_desc_t pd, dnnl_query_t what,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/layout_tag.h"
 #include "common/timer.h"
 
@@ -46,8 +47,9 @@ int onednn_run_create_pd(onednn_run_t *r, const_dnnl_op_desc_t op_desc,
         res->state = STATE_UNIMPLEMENTED;
         return 0;
     }
-    res->state = onednn_pd_create(&r->pd, op_desc, r->attr, res->impl_name,
-                                  sizeof(res->impl_name), res->reason);
+    res->state =
+            onednn_pd_create(&r->pd, op_desc, r->attr, NULL, res->impl_name,
+                             sizeof(res->impl_name), res->reason);
     if (res->state != STATE_PASSED)
         return 0;
     res->state = STATE_UNTESTED;
@@ -83,7 +85,8 @@ static size_t memory_estimate(const onednn_run_t *r,
                        4.0 * md_nelems(r, dnnl_query_dst_md, 0);
     if (ops->ref_elems)
         f32_elems += ops->ref_elems(r->prb);
-    return bytes + (size_t)(f32_elems * sizeof(float));
+    return bench_add_size_sat(
+            bytes, bench_bytes_from_double(f32_elems * sizeof(float)));
 }
 
 /* ------------------------------------------------------------------------ */

@@ -45,7 +45,13 @@ void prelu_ref_fwd(const prelu_prb_t *p, const float *src, const float *wei,
 int prelu_ref_bwd(const prelu_prb_t *p, const float *src, const float *wei,
                   const float *diff_dst, float *diff_src, float *diff_wei);
 
-/* The run (prelu_run.c). */
-void prelu_run_problem(const prelu_prb_t *p, const char *repro, res_t *res);
+/* The run (prelu_run.c): the checks and the declared arguments both
+ * libraries share, oneDNN's descriptors of the problem (prelu_onednn.c,
+ * built with oneDNN only), the run on `lib`. */
+typedef struct bench_args_run bench_args_run_t;
+int prelu_prepare(bench_args_run_t *r, res_t *res);
+int prelu_onednn_create(bench_args_run_t *r, res_t *res);
+void prelu_run_problem(const prelu_prb_t *p, bench_lib_t lib, const char *repro,
+                       res_t *res);
 
 #endif

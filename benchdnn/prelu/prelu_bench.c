@@ -98,13 +98,7 @@ void prelu_prb_repro(const prelu_prb_t *p, int canonical, char *buf,
 
 static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
                         res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "the oneDNN comparison has no prelu yet");
-        res->state = STATE_SKIPPED;
-        return;
-    }
-    prelu_run_problem(prb, repro, res);
+    prelu_run_problem(prb, lib, repro, res);
 }
 
 static int parse_desc(const char *text, void *desc, char *err) {

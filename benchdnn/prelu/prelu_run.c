@@ -85,7 +85,7 @@ static int make_md(tsr_memory_desc_t *md, const prelu_prb_t *p, int input,
     return 0;
 }
 
-static int create(bench_args_run_t *r, res_t *res) {
+int prelu_prepare(bench_args_run_t *r, res_t *res) {
     const prelu_prb_t *p = r->prb;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
@@ -97,6 +97,28 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    if (p->is_fwd) {
+        const bench_arg_decl_t decl[] = {
+                {TSR_ARG_SRC, fill, 0, 0},
+                {TSR_ARG_WEIGHTS, fill, 0, 0},
+                {TSR_ARG_DST, NULL, 1, 0},
+        };
+        bench_args_declare(r, decl, 3);
+        return 1;
+    }
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_SRC, fill, 0, 0},          {TSR_ARG_WEIGHTS, fill, 0, 0},
+            {TSR_ARG_DIFF_DST, fill, 0, 0},     {TSR_ARG_DIFF_SRC, NULL, 1, 0},
+            {TSR_ARG_DIFF_WEIGHTS, NULL, 1, 0},
+    };
+    bench_args_declare(r, decl, 5);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const prelu_prb_t *p = r->prb;
+    if (!prelu_prepare(r, res))
+        return 0;
     tsr_memory_desc_t data_md, wei_md;
     if (!make_md(&data_md, p, 0, res) || !make_md(&wei_md, p, 1, res))
         return 0;
@@ -117,12 +139,6 @@ static int create(bench_args_run_t *r, res_t *res) {
             bench_set_status_state(res, st, "prelu descriptor");
             return 0;
         }
-        const bench_arg_decl_t decl[] = {
-                {TSR_ARG_SRC, fill, 0, 0},
-                {TSR_ARG_WEIGHTS, fill, 0, 0},
-                {TSR_ARG_DST, NULL, 1, 0},
-        };
-        bench_args_declare(r, decl, 3);
         return bench_args_create_pd(r, &op, res);
     }
     /* The diffs share the data's and the weights' descriptors. */
@@ -132,12 +148,6 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "prelu backward descriptor");
         return 0;
     }
-    const bench_arg_decl_t decl[] = {
-            {TSR_ARG_SRC, fill, 0, 0},          {TSR_ARG_WEIGHTS, fill, 0, 0},
-            {TSR_ARG_DIFF_DST, fill, 0, 0},     {TSR_ARG_DIFF_SRC, NULL, 1, 0},
-            {TSR_ARG_DIFF_WEIGHTS, NULL, 1, 0},
-    };
-    bench_args_declare(r, decl, 5);
     return bench_args_create_pd(r, &op, res);
 }
 
@@ -220,12 +230,14 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     perf_report(&f, &res->timer);
 }
 
-void prelu_run_problem(const prelu_prb_t *p, const char *repro, res_t *res) {
+void prelu_run_problem(const prelu_prb_t *p, bench_lib_t lib, const char *repro,
+                       res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
+            .create_onednn = BENCH_ARGS_ONEDNN(prelu_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

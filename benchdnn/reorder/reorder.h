@@ -11,7 +11,8 @@
  * Lists multiply in oneDNN's order: sdt, ddt, stag, dtag, oflag,
  * cross-engine, the attributes, runtime-dim-mask; an oscale of 0 then runs
  * once per --def-scales value. The run is the argument-keyed pipeline
- * (common/bench_args.h) with the library's reorder. */
+ * (common/bench_args.h) with the library's reorder, or oneDNN's with
+ * --lib=onednn|both (reorder_onednn.c). */
 #ifndef BENCHDNN_REORDER_REORDER_H
 #define BENCHDNN_REORDER_REORDER_H
 
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/attr.h"
+#include "common/bench_args.h"
 #include "common/benchdnn.h"
 #include "common/dims_desc.h"
 #include "common/opt_lists.h"
@@ -53,6 +55,8 @@ int reorder_oflag_parse_try(const char *value, int comp_mask[], char *err);
 void reorder_prb_repro(const reorder_prb_t *p, int canonical, char *buf,
                        size_t len);
 int reorder_bench(int ntokens, char **tokens);
+/* --reorder --help: the options, their defaults, the --attr-* options. */
+void reorder_print_options(FILE *f);
 
 /* ------------------------------------------------------------------------ */
 /* The harness' own math (reorder_ref.c), independent of the library */
@@ -88,6 +92,12 @@ const char *reorder_skip_reason(const reorder_prb_t *p);
 /* The compensation mask of the problem (the flags must agree), or -1
  * without --oflag. */
 int reorder_comp_mask(const reorder_prb_t *p);
-void reorder_run_problem(const reorder_prb_t *p, const char *repro, res_t *res);
+/* What both libraries share before their descriptors: the skips and the
+ * argument declarations; 0 with res set when the problem stops. */
+int reorder_prepare(bench_args_run_t *r, res_t *res);
+/* The problem with oneDNN's descriptors and attributes (reorder_onednn.c). */
+int reorder_onednn_create(bench_args_run_t *r, res_t *res);
+void reorder_run_problem(const reorder_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res);
 
 #endif

@@ -13,8 +13,10 @@
 
 #include "common/bench_lib.h"
 #include "common/bench_run.h"
+#include "common/cli_help.h"
 #include "common/dt_cfg.h"
 #include "common/layout_tag.h"
+#include "common/opt_driver.h"
 #include "common/parser.h"
 #include "reorder/reorder.h"
 
@@ -237,8 +239,18 @@ static int loop_parse_option(void *state, const char *tok) {
     else
         rc = opt_lists_parse_try(&s->lists, tok, err);
     if (rc < 0)
-        bench_usage_error("%s", err);
+        bench_option_value_error(tok, err);
+    if (rc == 0 && tok[0] == '-') /* the loop asks the driver last */
+        opt_driver_unknown_option(tok, "reorder", options, OPT_COUNT,
+                                  (const char *const[]){"def-scales"}, 1);
     return rc;
+}
+
+void reorder_print_options(FILE *f) {
+    opt_driver_print_options(f, options, OPT_COUNT);
+    bench_print_option_line(f, "--def-scales=S[,S...]",
+                            "the scales an oscale of 0 runs, "
+                            "default " DEF_SCALES);
 }
 
 static void loop_reset(void *state) {
@@ -250,12 +262,7 @@ static void loop_reset(void *state) {
 static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
                        res_t *res) {
     const loop_state_t *s = ctx;
-    if (lib == BENCH_LIB_ONEDNN) {
-        bench_set_state(res, STATE_SKIPPED,
-                        "the oneDNN comparison has no reorder yet");
-        return;
-    }
-    reorder_run_problem(&s->prb, repro, res);
+    reorder_run_problem(&s->prb, lib, repro, res);
 }
 
 static void loop_run_descriptor(void *state, const char *text) {

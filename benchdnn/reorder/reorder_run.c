@@ -177,11 +177,7 @@ static int create_pd(bench_args_run_t *r, const tsr_memory_desc_t *src_md,
     return 1;
 }
 
-/* The library has no runtime dims: every dim is known at creation, and a
- * --runtime-dim-mask problem runs as mask 0 would, which gives the same
- * result as oneDNN's creation with runtime dims and execution with the
- * real ones. The mask still selects the compensation skip. */
-static int create(bench_args_run_t *r, res_t *res) {
+int reorder_prepare(bench_args_run_t *r, res_t *res) {
     const reorder_prb_t *p = r->prb;
     if (p->sdt == tsr_data_type_undef || p->ddt == tsr_data_type_undef) {
         bench_set_state(
@@ -194,6 +190,22 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_SRC, reorder_fill, 0, 0},
+            {TSR_ARG_DST, sum_post_op(&p->attr) ? reorder_fill : NULL, 1, 0},
+    };
+    bench_args_declare(r, decl, 2);
+    return 1;
+}
+
+/* The library has no runtime dims: every dim is known at creation, and a
+ * --runtime-dim-mask problem runs as mask 0 would, which gives the same
+ * result as oneDNN's creation with runtime dims and execution with the
+ * real ones. The mask still selects the compensation skip. */
+static int create(bench_args_run_t *r, res_t *res) {
+    const reorder_prb_t *p = r->prb;
+    if (!reorder_prepare(r, res))
+        return 0;
     tsr_memory_desc_t src_md, dst_md;
     if (!init_md(&src_md, p, p->sdt, p->stag, "stag", res) ||
         !init_md(&dst_md, p, p->ddt, p->dtag, "dtag", res))
@@ -205,11 +217,6 @@ static int create(bench_args_run_t *r, res_t *res) {
     }
     if (!create_attr(r, res))
         return 0;
-    const bench_arg_decl_t decl[] = {
-            {TSR_ARG_SRC, reorder_fill, 0, 0},
-            {TSR_ARG_DST, sum_post_op(&p->attr) ? reorder_fill : NULL, 1, 0},
-    };
-    bench_args_declare(r, decl, 2);
     return create_pd(r, &src_md, &dst_md, res);
 }
 
@@ -346,13 +353,14 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     reorder_perf_report(&perf, res);
 }
 
-void reorder_run_problem(const reorder_prb_t *p, const char *repro,
-                         res_t *res) {
+void reorder_run_problem(const reorder_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
+            .create_onednn = BENCH_ARGS_ONEDNN(reorder_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

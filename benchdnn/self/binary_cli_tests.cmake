@@ -76,3 +76,17 @@ benchdnn_cli_test(binary_skip_per_oc_scales 0
 benchdnn_cli_test(binary_mode_perf 0 "--binary 64x64:1x64,[0-9.e+-]+\n.*total perf"
   --binary --mode=P --fix-times-per-prb=2 --perf-template=%prb%,%-Gbw%
   64x64:1x64)
+
+# Both libraries on the same problems (oneDNN builds only): per-source
+# scales (runtime too), a sum post-op, src1 `any`, in place with a
+# binary post-op; each passes on both.
+if(BENCHDNN_WITH_ONEDNN)
+  benchdnn_cli_test(binary_lib_both 0
+    "0:PASSED __REPRO: --binary --attr-scales=src:common:0.25\\+src1:common:0.5 --attr-post-ops=sum:0.5 2x16x3x4:2x16x3x4\n0:PASSED __REPRO: --lib=onednn --binary --attr-scales=src:common:0.25\\+src1:common:0.5 --attr-post-ops=sum:0.5 2x16x3x4:2x16x3x4\n.*3:PASSED __REPRO: --lib=onednn --binary --sdt=u8:s8 --attr-scales=src1:common:2\\* 4x8:1x8\ntests:8 passed:8 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+    --binary --lib=both --attr-scales=src:common:0.25+src1:common:0.5
+    --attr-post-ops=sum:0.5 2x16x3x4:2x16x3x4
+    --reset --stag=axb:any --alg=DIV 2x16x3x4:1x16
+    --reset --inplace=true --alg=GE --attr-post-ops=mul:s8:per_oc
+    3x5x6x9:3x5x6x9
+    --reset --sdt=u8:s8 --ddt=f32 --attr-scales=src1:common:2* 4x8:1x8)
+endif()

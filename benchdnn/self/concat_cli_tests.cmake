@@ -39,3 +39,15 @@ benchdnn_cli_test(concat_bf16_skip 0
 benchdnn_cli_test(concat_mode_perf 0
   "perf,cpu,[^,]+,\"inc\",--concat 8x64x8x8:8x32x8x8_ninc,.*total perf: min\\(ms\\)"
   --concat --mode=P --fix-times-per-prb=2 8x64x8x8:8x32x8x8n"inc")
+
+# oneDNN's path (--lib=both): along channels with per-source and blocked
+# layouts (padded channels), int8, along the minibatch; every problem
+# passes on both libraries.
+if(BENCHDNN_WITH_ONEDNN)
+  benchdnn_cli_test(concat_lib_both 0
+    "0:PASSED __REPRO: --lib=onednn --concat .*tests:8 passed:8 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+    --concat --lib=both --stag=abx:axb:aBx16b --dtag=aBx16b,any
+    2x12x5x7:2x20x5x7:2x3x5x7
+    --reset --sdt=s8 --ddt=s8,u8 --stag=axb --dtag=undef --axis=0
+    2x13x3x4:3x13x3x4)
+endif()

@@ -36,3 +36,13 @@ benchdnn_cli_test(prelu_skip_int_bwd 0
 benchdnn_cli_test(prelu_mode_perf 0 "--prelu 64x64:1x64,[0-9.e+-]+\n.*total perf"
   --prelu --mode=P --fix-times-per-prb=2 --perf-template=%prb%,%-Gbw%
   64x64:1x64)
+
+# Both libraries on the same problems (oneDNN builds only): forward and
+# backward with per-channel and scalar weights, weights `any`, integer
+# data with f32 weights; each passes on both.
+if(BENCHDNN_WITH_ONEDNN)
+  benchdnn_cli_test(prelu_lib_both 0
+    "1:PASSED __REPRO: --prelu --dir=BWD_DW --stag=axb:any 2x16x3x4:1x16x1x1\n1:PASSED __REPRO: --lib=onednn --prelu --dir=BWD_DW --stag=axb:any 2x16x3x4:1x16x1x1\n.*tests:10 passed:10 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+    --prelu --lib=both --dir=FWD_D,BWD_DW --stag=axb:any 2x16x3x4:1x16
+    8x7x5:1x1x1 --reset --dir=FWD_I --sdt=s8:f32 3x64:3x1)
+endif()

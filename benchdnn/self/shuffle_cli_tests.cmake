@@ -27,3 +27,16 @@ benchdnn_cli_test(shuffle_bwd_w 0 "0:PASSED __REPRO: --shuffle --dir=BWD_W --gro
 benchdnn_cli_test(shuffle_mode_perf 0
   "perf,cpu,[^,]+,\"sh\",--shuffle --group=4 8x64x8x8_nsh,.*total perf: min\\(ms\\)"
   --shuffle --mode=P --fix-times-per-prb=2 --group=4 8x64x8x8n"sh")
+
+# Both libraries on the same problems (oneDNN builds only): forward and
+# backward, channels-last and 16c-blocked, each passing on both; f16,
+# which oneDNN 2.6 lacks here, is UNIMPLEMENTED for its run with why.
+if(BENCHDNN_WITH_ONEDNN)
+  benchdnn_cli_test(shuffle_lib_both 0
+    "3:PASSED __REPRO: --shuffle --dir=BWD_D --tag=aBx16b --group=3 2x48x5x5\n3:PASSED __REPRO: --lib=onednn --shuffle --dir=BWD_D --tag=aBx16b --group=3 2x48x5x5\ntests:8 passed:8 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+    --shuffle --lib=both --dir=FWD_D,BWD_D --tag=axb,aBx16b --group=3
+    2x48x5x5)
+  benchdnn_cli_test(shuffle_lib_both_f16 1
+    "0:PASSED __REPRO: --shuffle --dt=f16 2x12x4\n0:UNIMPLEMENTED \\(oneDNN 2.6 has no f16 shuffle on this CPU .*failed:0"
+    --shuffle --lib=both --dt=f16 2x12x4)
+endif()

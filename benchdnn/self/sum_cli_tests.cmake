@@ -46,3 +46,14 @@ benchdnn_cli_test(sum_mode_list 0
 benchdnn_cli_test(sum_mode_perf 0
   "perf,cpu,[^,]+,\"res\",--sum --scales=1:1 8x64x8x8_nres,.*total perf: min\\(ms\\)"
   --sum --mode=P --fix-times-per-prb=2 8x64x8x8n"res")
+
+# oneDNN's path (--lib=both): mixed types, per-source scales and layouts, a
+# dst of "any", in place; every problem passes on both libraries.
+if(BENCHDNN_WITH_ONEDNN)
+  benchdnn_cli_test(sum_lib_both 0
+    "0:PASSED __REPRO: --lib=onednn --sum --sdt=f32:s8:u8 .*tests:10 passed:10 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 failed:0"
+    --sum --lib=both --sdt=f32:s8:u8 --stag=abx:axb:aBx16b --dtag=any,abx
+    --ddt=f32,s8 --scales=0.25:2:0.5 3x17x5x7
+    --reset --sdt=f32:f32 --stag=axb --dtag=axb --inplace
+    --attr-scratchpad=user --scales=0.5:2 2x19x3x3)
+endif()

@@ -47,7 +47,14 @@ float shuffle_fill_value(tsr_data_type_t dt, int64_t i);
  * permutation of an axis of `axis_size` points in groups of `group`. */
 int64_t shuffle_ref_index(int is_fwd, int64_t axis_size, int64_t group,
                           int64_t a);
-/* Runs the problem on Tessera. */
-void shuffle_run_problem(const shuffle_prb_t *p, const char *repro, res_t *res);
+/* The checks and the declared arguments both libraries share. */
+typedef struct bench_args_run bench_args_run_t;
+int shuffle_prepare(bench_args_run_t *r, res_t *res);
+/* oneDNN's descriptors of the problem (shuffle_onednn.c, built with
+ * oneDNN only). */
+int shuffle_onednn_create(bench_args_run_t *r, res_t *res);
+/* Runs the problem on `lib`. */
+void shuffle_run_problem(const shuffle_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res);
 
 #endif

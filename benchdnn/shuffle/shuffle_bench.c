@@ -134,13 +134,7 @@ void shuffle_prb_repro(const shuffle_prb_t *p, int canonical, char *buf,
 
 static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
                         res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "the oneDNN comparison has no shuffle yet");
-        res->state = STATE_SKIPPED;
-        return;
-    }
-    shuffle_run_problem(prb, repro, res);
+    shuffle_run_problem(prb, lib, repro, res);
 }
 
 static int parse_desc(const char *text, void *desc, char *err) {

@@ -36,14 +36,34 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
         buf[i] = shuffle_fill_value(p->dt, i);
 }
 
-static int create(bench_args_run_t *r, res_t *res) {
+int shuffle_prepare(bench_args_run_t *r, res_t *res) {
     const shuffle_prb_t *p = r->prb;
-    const dims_desc_t *d = &p->desc;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
         return 0;
     }
+    if (p->is_fwd) {
+        const bench_arg_decl_t decl[] = {
+                {TSR_ARG_SRC, fill, 0, 0},
+                {TSR_ARG_DST, NULL, 1, 0},
+        };
+        bench_args_declare(r, decl, 2);
+        return 1;
+    }
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_DIFF_DST, fill, 0, 0},
+            {TSR_ARG_DIFF_SRC, NULL, 1, 0},
+    };
+    bench_args_declare(r, decl, 2);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const shuffle_prb_t *p = r->prb;
+    const dims_desc_t *d = &p->desc;
+    if (!shuffle_prepare(r, res))
+        return 0;
     char tag[64];
     bench_resolve_tag(p->tag, d->ndims, tag, sizeof(tag));
     tsr_memory_desc_t data_md;
@@ -67,25 +87,14 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "shuffle descriptor");
         return 0;
     }
-    if (p->is_fwd) {
-        const bench_arg_decl_t decl[] = {
-                {TSR_ARG_SRC, fill, 0, 0},
-                {TSR_ARG_DST, NULL, 1, 0},
-        };
-        bench_args_declare(r, decl, 2);
+    if (p->is_fwd)
         return bench_args_create_pd(r, &fwd, res);
-    }
     st = tsr_shuffle_backward_desc_init(&bwd, &data_md, &data_md, p->axis,
                                         p->group);
     if (st != tsr_success) {
         bench_set_status_state(res, st, "shuffle backward descriptor");
         return 0;
     }
-    const bench_arg_decl_t decl[] = {
-            {TSR_ARG_DIFF_DST, fill, 0, 0},
-            {TSR_ARG_DIFF_SRC, NULL, 1, 0},
-    };
-    bench_args_declare(r, decl, 2);
     /* The forward pd is only the hint: the backward pass reads no forward
      * output, so the pipeline gets no forward pass to run. */
     const int ok = bench_args_create_fwd_pd(r, &fwd, res) &&
@@ -161,13 +170,14 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     perf_report(&f, &res->timer);
 }
 
-void shuffle_run_problem(const shuffle_prb_t *p, const char *repro,
-                         res_t *res) {
+void shuffle_run_problem(const shuffle_prb_t *p, bench_lib_t lib,
+                         const char *repro, res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
+            .create_onednn = BENCH_ARGS_ONEDNN(shuffle_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

@@ -41,7 +41,15 @@ int sum_bench(int ntokens, char **tokens);
 /* Source `input`'s value at dense index i (DRIVERS.md §10), before
  * rounding to its data type. */
 float sum_fill_value(tsr_data_type_t dt, int input, int64_t i);
-/* Runs the problem on Tessera. */
-void sum_run_problem(const sum_prb_t *p, const char *repro, res_t *res);
+/* 0 when no dst descriptor is passed (--dtag=undef). */
+int sum_has_dst_desc(const sum_prb_t *p);
+/* What both libraries share before their descriptors: the skips and the
+ * argument declarations; 0 with res set when the problem stops. */
+int sum_prepare(bench_args_run_t *r, res_t *res);
+/* The problem with oneDNN's descriptors (sum_onednn.c). */
+int sum_onednn_create(bench_args_run_t *r, res_t *res);
+/* Runs the problem on the library `lib` selects. */
+void sum_run_problem(const sum_prb_t *p, bench_lib_t lib, const char *repro,
+                     res_t *res);
 
 #endif

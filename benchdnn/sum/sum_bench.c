@@ -127,13 +127,7 @@ void sum_prb_repro(const sum_prb_t *p, int canonical, char *buf, size_t len) {
 
 static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
                         res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN) {
-        snprintf(res->reason, sizeof(res->reason),
-                 "the oneDNN comparison has no sum yet");
-        res->state = STATE_SKIPPED;
-        return;
-    }
-    sum_run_problem(prb, repro, res);
+    sum_run_problem(prb, lib, repro, res);
 }
 
 static int parse_desc(const char *text, void *desc, char *err) {

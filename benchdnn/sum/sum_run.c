@@ -30,7 +30,7 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
         buf[i] = sum_fill_value(dt, input, i);
 }
 
-static int has_dst_desc(const sum_prb_t *p) {
+int sum_has_dst_desc(const sum_prb_t *p) {
     return strcmp(p->dtag, "undef") != 0;
 }
 
@@ -43,7 +43,7 @@ static const char *skip_reason(const sum_prb_t *p) {
     char dtag[64], stag0[64];
     bench_resolve_tag(p->dtag, ndims, dtag, sizeof(dtag));
     bench_resolve_tag(p->stag.item[0], ndims, stag0, sizeof(stag0));
-    if (p->inplace && has_dst_desc(p) &&
+    if (p->inplace && sum_has_dst_desc(p) &&
         (p->ddt_dt != p->sdt_dt[0] ||
          (strcmp(dtag, "any") != 0 && strcmp(dtag, stag0) != 0))) {
         snprintf(why, sizeof(why),
@@ -53,9 +53,8 @@ static const char *skip_reason(const sum_prb_t *p) {
     return NULL;
 }
 
-static int create(bench_args_run_t *r, res_t *res) {
+int sum_prepare(bench_args_run_t *r, res_t *res) {
     const sum_prb_t *p = r->prb;
-    const dims_desc_t *d = &p->desc;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -66,13 +65,22 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_state(res, STATE_SKIPPED, "%s", why);
         return 0;
     }
+    multi_src_declare(r, p->n, fill, p->inplace);
+    return 1;
+}
+
+static int create(bench_args_run_t *r, res_t *res) {
+    const sum_prb_t *p = r->prb;
+    const dims_desc_t *d = &p->desc;
+    if (!sum_prepare(r, res))
+        return 0;
     tsr_memory_desc_t src_md[MULTI_SRC_MAX], dst_md;
     for (int i = 0; i < p->n; i++)
         if (!multi_src_md(&src_md[i], d->ndims, d->dims, p->sdt_dt[i], "stag",
                           p->stag.item[i], res))
             return 0;
-    if (has_dst_desc(p) && !multi_src_md(&dst_md, d->ndims, d->dims, p->ddt_dt,
-                                         "dtag", p->dtag, res))
+    if (sum_has_dst_desc(p) && !multi_src_md(&dst_md, d->ndims, d->dims,
+                                             p->ddt_dt, "dtag", p->dtag, res))
         return 0;
     tsr_status_t st =
             attr_create_tsr(&p->attr, d->ndims, d->dims, 0, 0, NULL, &r->attr);
@@ -80,10 +88,9 @@ static int create(bench_args_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "attributes");
         return 0;
     }
-    multi_src_declare(r, p->n, fill, p->inplace);
-    st = tsr_sum_primitive_desc_create(&r->pd, has_dst_desc(p) ? &dst_md : NULL,
-                                       p->n, p->scales, src_md, r->attr,
-                                       bench_engine());
+    st = tsr_sum_primitive_desc_create(
+            &r->pd, sum_has_dst_desc(p) ? &dst_md : NULL, p->n, p->scales,
+            src_md, r->attr, bench_engine());
     return multi_src_take_pd(r, st, res);
 }
 
@@ -159,12 +166,14 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     multi_src_report_perf(&f, &p->attr, repro, ibytes, obytes, res);
 }
 
-void sum_run_problem(const sum_prb_t *p, const char *repro, res_t *res) {
+void sum_run_problem(const sum_prb_t *p, bench_lib_t lib, const char *repro,
+                     res_t *res) {
     static const bench_args_ops_t ops = {
             .create = create,
             .ref = ref,
             .compare_cfg = compare_cfg,
             .report_perf = report_perf,
+            .create_onednn = BENCH_ARGS_ONEDNN(sum_onednn_create),
     };
-    bench_args_run_problem(&ops, p, &p->attr, repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }
