@@ -504,6 +504,37 @@ static void test_data_types(void) {
     test_case(tsr_binary_mul, &t0, &t1, &tu8, 0, &no_extras);
 }
 
+/* u8 activations with s8 weights into u8, s8 and f32: the same shape and
+ * per channel, rows with vector tails, in place, with scales and both
+ * round modes (the int8 kernels compiled with constant types). */
+static void test_u8_s8(void) {
+    static const tsr_data_type_t ddts[] = {tsr_u8, tsr_s8, tsr_f32};
+    static const tsr_alg_kind_t algs[] = {tsr_binary_add, tsr_binary_mul,
+                                          tsr_binary_max};
+    const extras_t scaled = {0, 0, 0, 0, 0.75f, 1.5f, 0};
+    const extras_t scaled_down = {0, 0, 0, 0, 0.5f, 0.25f, 1};
+    const extras_t *extras[] = {&no_extras, &scaled, &scaled_down};
+    for (int d = 0; d < 3; d++)
+        for (int a = 0; a < 3; a++)
+            for (int e = 0; e < 3; e++) {
+                tensor_t t0 = tensor4(3, 19, 5, 7, tsr_u8, "abcd");
+                tensor_t same = tensor4(3, 19, 5, 7, tsr_s8, "abcd");
+                tensor_t per_c = tensor4(1, 19, 1, 1, tsr_s8, "abcd");
+                tensor_t td = tensor4(3, 19, 5, 7, ddts[d], "abcd");
+                CHECK(test_case(algs[a], &t0, &same, &td, 0, extras[e]) > 1);
+                CHECK(test_case(algs[a], &t0, &per_c, &td, 0, extras[e]) > 1);
+            }
+    tensor_t t0 = tensor4(2, 33, 3, 11, tsr_u8, "abcd");
+    tensor_t t1 = tensor4(1, 33, 1, 1, tsr_s8, "abcd");
+    tensor_t f1 = tensor4(2, 33, 3, 11, tsr_s8, "abcd");
+    CHECK(test_case(tsr_binary_add, &t0, &t1, &t0, 1, &no_extras) > 1);
+    CHECK(test_case(tsr_binary_mul, &t0, &f1, &t0, 1, &no_extras) > 1);
+    tensor_t big = {1, {1000003}, tsr_u8, "a"};
+    tensor_t big1 = {1, {1000003}, tsr_s8, "a"};
+    tensor_t bigd = {1, {1000003}, tsr_s8, "a"};
+    CHECK(test_case(tsr_binary_mul, &big, &big1, &bigd, 0, &no_extras) > 1);
+}
+
 static void test_in_place(void) {
     static const char *tags[] = {"abcd", "acdb", "aBcd16b"};
     static const tsr_data_type_t dts[] = {tsr_f32, tsr_s8, tsr_bf16};
@@ -709,6 +740,7 @@ int main(void) {
     CHECK(tsr_stream_create(&stream, engine) == tsr_success);
     test_algs_broadcasts_layouts();
     test_data_types();
+    test_u8_s8();
     test_in_place();
     test_attributes();
     test_shapes();

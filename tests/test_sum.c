@@ -175,14 +175,25 @@ static void test_data_types(void) {
 }
 
 /* 1 to 5 sources; a size with vector tails and several threads, and one
- * large enough for the kernels' streaming stores. Dense f32 must not fall
- * back to the reference. */
+ * large enough for the kernels' streaming stores. Dense f32, bf16 and f16
+ * must not fall back to the reference. */
 static void test_counts_and_sizes(void) {
     for (int n = 1; n <= MAX_SRCS; n++) {
         sum_case_t c = case_2d(n, 17, tsr_f32, "abcd", tsr_f32, NULL);
         CHECK(run_case(&c) > 0);
         sum_case_t s8 = case_2d(n, 16, tsr_s8, "acdb", tsr_s8, "acdb");
         CHECK(run_case(&s8) > 0);
+        /* bf16 and f16, alone and mixed with f32, into each of the three:
+         * the vector kernels' tails (2 * 17 * 35 is no multiple of 8). */
+        static const tsr_data_type_t half_dts[] = {tsr_bf16, tsr_f16};
+        static const tsr_data_type_t dst_dts[] = {tsr_bf16, tsr_f16, tsr_f32};
+        for (int h = 0; h < 2; h++)
+            for (int d = 0; d < 3; d++) {
+                sum_case_t half =
+                        case_2d(n, 17, half_dts[h], "acdb", dst_dts[d], "acdb");
+                half.sdt[n - 1] = n > 1 ? tsr_f32 : half_dts[h];
+                CHECK(run_case(&half) > 0);
+            }
     }
     static const tsr_dim_t big[][4] = {{3, 33, 35, 37}, {2, 64, 128, 131}};
     for (int b = 0; b < 2; b++) {
@@ -191,6 +202,14 @@ static void test_counts_and_sizes(void) {
         CHECK(run_case(&c) > 0);
         c.in_place = 1;
         CHECK(run_case(&c) > 0);
+        sum_case_t bf16 = c;
+        for (int i = 0; i < c.n; i++)
+            bf16.sdt[i] = tsr_bf16;
+        bf16.ddt = tsr_bf16;
+        CHECK(run_case(&bf16) > 0);
+        bf16.in_place = 0;
+        bf16.sdt[1] = tsr_f16;
+        CHECK(run_case(&bf16) > 0);
     }
 }
 

@@ -1,7 +1,7 @@
 /* The AVX2 row kernel (contract in binary_kernel.h): 8 elements per
  * vector; a tail goes through the same vector code on a zero-padded copy.
- * The all-f32 case is compiled per op, the others convert in registers
- * with the data types read per vector. */
+ * The all-f32 and u8:s8 cases are compiled per op and type, the others
+ * convert in registers with the data types read per vector. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -263,6 +263,28 @@ static void rows_f32(const binary_kernel_t *k, const char *s0, const char *s1,
     rows_typed(k, tsr_f32, tsr_f32, tsr_f32, s0, s1, d, rows, n);
 }
 
+/* u8 with s8 (int8 activations and weights) into u8, s8 or f32, the
+ * types as constants: the conversions compile to a few instructions. */
+static void rows_u8_s8(const binary_kernel_t *k, const char *s0, const char *s1,
+                       char *d, int64_t rows, int64_t n) {
+    switch (k->dst_dt) {
+    case tsr_u8:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_u8, s0, s1, d, rows, n);
+        break;
+    case tsr_s8:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_s8, s0, s1, d, rows, n);
+        break;
+    default:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_f32, s0, s1, d, rows, n);
+        break;
+    }
+}
+
+static int is_u8_s8(const binary_kernel_t *k) {
+    return k->src0_dt == tsr_u8 && k->src1_dt == tsr_s8 &&
+           (k->dst_dt == tsr_u8 || k->dst_dt == tsr_s8 || k->dst_dt == tsr_f32);
+}
+
 static void rows_mixed(const binary_kernel_t *k, const char *s0, const char *s1,
                        char *d, int64_t rows, int64_t n) {
     rows_typed(k, k->src0_dt, k->src1_dt, k->dst_dt, s0, s1, d, rows, n);
@@ -273,6 +295,8 @@ void binary_kernel_rows_avx2(const binary_kernel_t *k, const void *src0,
                              int64_t n) {
     if (k->src0_dt == tsr_f32 && k->src1_dt == tsr_f32 && k->dst_dt == tsr_f32)
         rows_f32(k, src0, src1, dst, rows, n);
+    else if (is_u8_s8(k))
+        rows_u8_s8(k, src0, src1, dst, rows, n);
     else
         rows_mixed(k, src0, src1, dst, rows, n);
     if (k->nt_store)

@@ -1,6 +1,7 @@
 /* The AVX-512 row kernel (contract in binary_kernel.h): 16 elements per
- * vector, tails under a mask. The all-f32 case is compiled per op, the
- * others convert in registers with the data types read per vector. */
+ * vector, tails under a mask. The all-f32 and u8:s8 cases are compiled
+ * per op and type, the others convert in registers with the data types
+ * read per vector. */
 #include <immintrin.h>
 
 #include "common/data_type.h"
@@ -53,13 +54,16 @@ static ALWAYS_INLINE void store16(tsr_data_type_t dt, void *p, int64_t i,
                 (int32_t *)p + i, m,
                 to_int(v, mode, -2147483648.f, TSR_S32_MAX_F32));
         break;
+    /* Narrowed in a register, then a byte-masked store: cheaper than the
+     * narrowing store to memory. */
     case tsr_s8:
-        _mm512_mask_cvtepi32_storeu_epi8((int8_t *)p + i, m,
-                                         to_int(v, mode, -128.f, 127.f));
+        _mm_mask_storeu_epi8(
+                (int8_t *)p + i, m,
+                _mm512_cvtepi32_epi8(to_int(v, mode, -128.f, 127.f)));
         break;
     case tsr_u8:
-        _mm512_mask_cvtepi32_storeu_epi8((uint8_t *)p + i, m,
-                                         to_int(v, mode, 0.f, 255.f));
+        _mm_mask_storeu_epi8((uint8_t *)p + i, m,
+                             _mm512_cvtepi32_epi8(to_int(v, mode, 0.f, 255.f)));
         break;
     case tsr_bf16: {
         /* Nearest even on the dropped 16 bits; NaN kept NaN (quiet). */
@@ -235,6 +239,28 @@ static void rows_f32(const binary_kernel_t *k, const char *s0, const char *s1,
     rows_typed(k, tsr_f32, tsr_f32, tsr_f32, s0, s1, d, rows, n);
 }
 
+/* u8 with s8 (int8 activations and weights) into u8, s8 or f32, the
+ * types as constants: the conversions compile to a few instructions. */
+static void rows_u8_s8(const binary_kernel_t *k, const char *s0, const char *s1,
+                       char *d, int64_t rows, int64_t n) {
+    switch (k->dst_dt) {
+    case tsr_u8:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_u8, s0, s1, d, rows, n);
+        break;
+    case tsr_s8:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_s8, s0, s1, d, rows, n);
+        break;
+    default:
+        rows_typed(k, tsr_u8, tsr_s8, tsr_f32, s0, s1, d, rows, n);
+        break;
+    }
+}
+
+static int is_u8_s8(const binary_kernel_t *k) {
+    return k->src0_dt == tsr_u8 && k->src1_dt == tsr_s8 &&
+           (k->dst_dt == tsr_u8 || k->dst_dt == tsr_s8 || k->dst_dt == tsr_f32);
+}
+
 static void rows_mixed(const binary_kernel_t *k, const char *s0, const char *s1,
                        char *d, int64_t rows, int64_t n) {
     rows_typed(k, k->src0_dt, k->src1_dt, k->dst_dt, s0, s1, d, rows, n);
@@ -245,6 +271,8 @@ void binary_kernel_rows_avx512(const binary_kernel_t *k, const void *src0,
                                int64_t n) {
     if (k->src0_dt == tsr_f32 && k->src1_dt == tsr_f32 && k->dst_dt == tsr_f32)
         rows_f32(k, src0, src1, dst, rows, n);
+    else if (is_u8_s8(k))
+        rows_u8_s8(k, src0, src1, dst, rows, n);
     else
         rows_mixed(k, src0, src1, dst, rows, n);
     if (k->nt_store)

@@ -1,8 +1,8 @@
 /* Sum over sources and dst that share one dense layout: the buffers are
  * flat arrays, split into one contiguous chunk per thread. All f32 runs a
  * kernel straight over the buffers (this file's portable one, or the AVX2
- * and AVX-512 ones of their implementations); other data types convert
- * short pieces to f32 and back. */
+ * and AVX-512 ones of their implementations, which also take bf16 and f16
+ * in registers); other data types convert short pieces to f32 and back. */
 #include <omp.h>
 
 #include "common/data_type.h"
@@ -164,28 +164,76 @@ const tsr_impl_t tsr_simple_sum_dense_impl = {
         .fini = NULL,
 };
 
-/* The all-f32 dense case on the AVX2 and AVX-512 kernels. */
-static tsr_status_t sum_f32_init(struct tsr_primitive_desc *pd) {
+/* Sources and dst in f32, bf16 or f16 on the typed kernels, threads on
+ * contiguous chunks. */
+static tsr_status_t sum_typed_dense_execute(const struct tsr_primitive_desc *pd,
+                                            const tsr_exec_ctx_t *ctx,
+                                            sum_typed_kernel_t kernel) {
+    const tsr_multi_src_desc_t *desc = &pd->op.multi;
+    const char *srcs[TSR_MAX_MULTIPLE_SRC];
+    tsr_data_type_t src_dts[TSR_MAX_MULTIPLE_SRC];
+    for (int i = 0; i < desc->n; i++) {
+        srcs[i] = dense_origin(&pd->md[TSR_MD_MULTIPLE_SRC + i],
+                               tsr_ctx_data(ctx, TSR_ARG_MULTIPLE_SRC + i));
+        src_dts[i] = pd->md[TSR_MD_MULTIPLE_SRC + i].data_type;
+    }
+    const tsr_data_type_t dst_dt = pd->md[TSR_MD_DST].data_type;
+    char *dst =
+            dense_origin(&pd->md[TSR_MD_DST], tsr_ctx_data(ctx, TSR_ARG_DST));
+    const tsr_dim_t nelems = sum_dense_nelems(pd);
+#pragma omp parallel num_threads(sum_threads(nelems))
+    {
+        tsr_dim_t begin, end;
+        thread_chunk(nelems, omp_get_thread_num(), omp_get_num_threads(),
+                     &begin, &end);
+        if (begin < end) {
+            const void *chunk_srcs[TSR_MAX_MULTIPLE_SRC];
+            for (int i = 0; i < desc->n; i++)
+                chunk_srcs[i] = srcs[i] +
+                                (size_t)begin * tsr_data_type_size(src_dts[i]);
+            kernel(dst + (size_t)begin * tsr_data_type_size(dst_dt), dst_dt,
+                   chunk_srcs, src_dts, desc->scales, desc->n, end - begin);
+        }
+    }
+    return tsr_success;
+}
+
+static int is_float_type(tsr_data_type_t dt) {
+    return dt == tsr_f32 || dt == tsr_bf16 || dt == tsr_f16;
+}
+
+/* The dense case with f32, bf16 and f16 only, on the AVX2 and AVX-512
+ * kernels. */
+static tsr_status_t sum_vec_init(struct tsr_primitive_desc *pd) {
     tsr_status_t st = sum_init_common(pd);
     if (st != tsr_success)
         return st;
-    return sum_is_dense(pd, 1) ? tsr_success : tsr_unimplemented;
+    if (!sum_is_dense(pd, 0) || !is_float_type(pd->md[TSR_MD_DST].data_type))
+        return tsr_unimplemented;
+    for (int i = 0; i < pd->op.multi.n; i++)
+        if (!is_float_type(pd->md[TSR_MD_MULTIPLE_SRC + i].data_type))
+            return tsr_unimplemented;
+    return tsr_success;
 }
 
 static tsr_status_t sum_f32_avx2_execute(const struct tsr_primitive_desc *pd,
                                          const tsr_exec_ctx_t *ctx) {
-    return sum_f32_dense_execute(pd, ctx, sum_f32_avx2);
+    if (sum_is_dense(pd, 1))
+        return sum_f32_dense_execute(pd, ctx, sum_f32_avx2);
+    return sum_typed_dense_execute(pd, ctx, sum_typed_avx2);
 }
 
 static tsr_status_t sum_f32_avx512_execute(const struct tsr_primitive_desc *pd,
                                            const tsr_exec_ctx_t *ctx) {
-    return sum_f32_dense_execute(pd, ctx, sum_f32_avx512);
+    if (sum_is_dense(pd, 1))
+        return sum_f32_dense_execute(pd, ctx, sum_f32_avx512);
+    return sum_typed_dense_execute(pd, ctx, sum_typed_avx512);
 }
 
 const tsr_impl_t tsr_sum_f32_avx2_impl = {
         .name = "avx2:dense",
         .isa = tsr_cpu_isa_avx2,
-        .init = sum_f32_init,
+        .init = sum_vec_init,
         .execute = sum_f32_avx2_execute,
         .fini = NULL,
 };
@@ -193,7 +241,7 @@ const tsr_impl_t tsr_sum_f32_avx2_impl = {
 const tsr_impl_t tsr_sum_f32_avx512_impl = {
         .name = "avx512_core:dense",
         .isa = tsr_cpu_isa_avx512_core,
-        .init = sum_f32_init,
+        .init = sum_vec_init,
         .execute = sum_f32_avx512_execute,
         .fini = NULL,
 };

@@ -35,6 +35,20 @@ void sum_f32_avx2(float *dst, const float *const *srcs, const float *scales,
 void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
                     int n, tsr_dim_t len, int stream);
 
+/* The same sum over sources and dst each f32, bf16 or f16 (converted in
+ * registers, dst rounded to nearest even); dst may alias a source of its
+ * data type. */
+typedef void (*sum_typed_kernel_t)(void *dst, tsr_data_type_t dst_dt,
+                                   const void *const *srcs,
+                                   const tsr_data_type_t *src_dts,
+                                   const float *scales, int n, tsr_dim_t len);
+void sum_typed_avx2(void *dst, tsr_data_type_t dst_dt, const void *const *srcs,
+                    const tsr_data_type_t *src_dts, const float *scales, int n,
+                    tsr_dim_t len);
+void sum_typed_avx512(void *dst, tsr_data_type_t dst_dt,
+                      const void *const *srcs, const tsr_data_type_t *src_dts,
+                      const float *scales, int n, tsr_dim_t len);
+
 /* Runs `kernel` over the dense f32 buffers of the pd, threads on
  * contiguous chunks. */
 tsr_status_t sum_f32_dense_execute(const struct tsr_primitive_desc *pd,

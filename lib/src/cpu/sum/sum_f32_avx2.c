@@ -1,5 +1,6 @@
-/* The AVX2 f32 sum kernel: four vectors of every source per step,
- * multiplied and added in the reference's order, then one store. */
+/* The AVX2 sum kernels: f32, four vectors of every source per step,
+ * multiplied and added in the reference's order, then one store; and
+ * f32 / bf16 / f16 mixed through sum_vec_body.h. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -78,3 +79,55 @@ void sum_f32_avx2(float *dst, const float *const *srcs, const float *scales,
     if (stream)
         _mm_sfence();
 }
+
+/* The vector API of sum_vec_body.h on 8-lane AVX2 (with F16C) vectors. */
+typedef __m256 vf;
+#define VF_LEN 8
+#define SUM_TYPED_KERNEL sum_typed_avx2
+
+static inline vf vf_set1(float a) {
+    return _mm256_set1_ps(a);
+}
+static inline vf vf_add(vf a, vf b) {
+    return _mm256_add_ps(a, b);
+}
+static inline vf vf_mul(vf a, vf b) {
+    return _mm256_mul_ps(a, b);
+}
+static inline vf vf_load(const float *p) {
+    return _mm256_loadu_ps(p);
+}
+static inline void vf_store(float *p, vf v) {
+    _mm256_storeu_ps(p, v);
+}
+static inline vf vf_load_bf16(const uint16_t *p) {
+    const __m256i wide =
+            _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+}
+static inline void vf_store_bf16(uint16_t *p, vf v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i high = _mm256_srli_epi32(u, 16);
+    const __m256i bias =
+            _mm256_add_epi32(_mm256_set1_epi32(0x7fff),
+                             _mm256_and_si256(high, _mm256_set1_epi32(1)));
+    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(u, bias), 16);
+    const __m256i quiet_nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
+    const __m256i is_nan = _mm256_cmpgt_epi32(
+            _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
+            _mm256_set1_epi32(0x7f800000));
+    const __m256i bits = _mm256_blendv_epi8(rounded, quiet_nan, is_nan);
+    /* Packing works per 128-bit half: the two useful quarters are 0, 2. */
+    const __m256i packed =
+            _mm256_permute4x64_epi64(_mm256_packus_epi32(bits, bits), 0x08);
+    _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(packed));
+}
+static inline vf vf_load_f16(const uint16_t *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+}
+static inline void vf_store_f16(uint16_t *p, vf v) {
+    _mm_storeu_si128((__m128i *)p,
+                     _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+
+#include "sum_vec_body.h"

@@ -1,5 +1,6 @@
-/* The AVX-512 f32 sum kernel: four vectors of every source per step,
- * multiplied and added in the reference's order, then one store. */
+/* The AVX-512 sum kernels: f32, four vectors of every source per step,
+ * multiplied and added in the reference's order, then one store; and
+ * f32 / bf16 / f16 mixed through sum_vec_body.h. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -81,3 +82,52 @@ void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
     if (stream)
         _mm_sfence();
 }
+
+/* The vector API of sum_vec_body.h on 16-lane AVX-512 vectors. */
+typedef __m512 vf;
+#define VF_LEN 16
+#define SUM_TYPED_KERNEL sum_typed_avx512
+
+static inline vf vf_set1(float a) {
+    return _mm512_set1_ps(a);
+}
+static inline vf vf_add(vf a, vf b) {
+    return _mm512_add_ps(a, b);
+}
+static inline vf vf_mul(vf a, vf b) {
+    return _mm512_mul_ps(a, b);
+}
+static inline vf vf_load(const float *p) {
+    return _mm512_loadu_ps(p);
+}
+static inline void vf_store(float *p, vf v) {
+    _mm512_storeu_ps(p, v);
+}
+static inline vf vf_load_bf16(const uint16_t *p) {
+    const __m512i wide =
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+static inline void vf_store_bf16(uint16_t *p, vf v) {
+    const __m512i u = _mm512_castps_si512(v);
+    const __m512i high = _mm512_srli_epi32(u, 16);
+    const __m512i bias =
+            _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
+                             _mm512_and_si512(high, _mm512_set1_epi32(1)));
+    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
+    const __m512i quiet_nan = _mm512_or_si512(high, _mm512_set1_epi32(0x40));
+    const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(
+            _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
+            _mm512_set1_epi32(0x7f800000));
+    const __m512i bits = _mm512_mask_blend_epi32(is_nan, rounded, quiet_nan);
+    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(bits));
+}
+static inline vf vf_load_f16(const uint16_t *p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
+}
+static inline void vf_store_f16(uint16_t *p, vf v) {
+    _mm256_storeu_si256((__m256i *)p,
+                        _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+
+#include "sum_vec_body.h"
