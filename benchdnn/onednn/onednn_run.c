@@ -8,6 +8,7 @@
 
 #include "common/checked_math.h"
 #include "common/layout_tag.h"
+#include "onednn/onednn_args.h"
 #include "common/timer.h"
 
 static void cleanup(onednn_run_t *r) {
@@ -32,12 +33,7 @@ static void cleanup(onednn_run_t *r) {
 
 int onednn_run_md_init(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
                        tsr_data_type_t dt, const char *tag, res_t *res) {
-    char resolved[64];
-    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
-    if (onednn_md_init(md, ndims, dims, dt, resolved, res->reason) == 0)
-        return 1;
-    res->state = STATE_UNIMPLEMENTED;
-    return 0;
+    return onednn_args_md(md, ndims, dims, dt, tag, res);
 }
 
 int onednn_run_create_pd(onednn_run_t *r, const_dnnl_op_desc_t op_desc,
