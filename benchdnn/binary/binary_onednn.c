@@ -31,19 +31,10 @@ static int set_src_scales(dnnl_primitive_attr_t attr, const binary_prb_t *p,
  * would fold src's into output scales, which binary does not mean. */
 static dnnl_primitive_attr_t make_attr(bench_args_run_t *r, res_t *res) {
     const binary_prb_t *p = r->prb;
-    onednn_attr_shape_t shape;
-    memset(&shape, 0, sizeof(shape));
-    for (int q = 0; q < QARG_COUNT; q++) {
-        shape.ndims[q] = p->desc.ndims;
-        memcpy(shape.dims[q], p->dst_dims,
-               sizeof(int64_t) * (size_t)p->desc.ndims);
-    }
-    const bench_attr_t *with_scales = r->battr;
-    bench_attr_t without_scales = *with_scales;
+    bench_attr_t without_scales = *r->battr;
     without_scales.scales[QARG_SRC].set = 0;
-    r->battr = &without_scales;
-    dnnl_primitive_attr_t attr = onednn_args_attr(r, &shape, res);
-    r->battr = with_scales;
+    dnnl_primitive_attr_t attr = onednn_args_attr(
+            r, &without_scales, p->desc.ndims, p->dst_dims, res);
     return attr && set_src_scales(attr, p, res) ? attr : NULL;
 }
 

@@ -1,7 +1,5 @@
 /* The eltwise problem in oneDNN's terms: the same arguments, fills and
  * checks as eltwise_run.c, with oneDNN's descriptors. */
-#include <string.h>
-
 #include "eltwise/eltwise.h"
 #include "onednn/onednn_args.h"
 
@@ -22,13 +20,7 @@ int eltwise_onednn_create(bench_args_run_t *r, res_t *res) {
     dnnl_memory_desc_t data_md;
     if (!onednn_args_md(&data_md, d->ndims, d->dims, p->dt, p->tag, res))
         return 0;
-    onednn_attr_shape_t shape;
-    memset(&shape, 0, sizeof(shape));
-    for (int q = 0; q < QARG_COUNT; q++) {
-        shape.ndims[q] = d->ndims;
-        memcpy(shape.dims[q], d->dims, sizeof(int64_t) * (size_t)d->ndims);
-    }
-    if (!onednn_args_attr(r, &shape, res))
+    if (!onednn_args_attr(r, r->battr, d->ndims, d->dims, res))
         return 0;
     dnnl_eltwise_desc_t fwd, bwd;
     const dnnl_prop_kind_t prop =

@@ -50,13 +50,20 @@ int onednn_args_md(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
 }
 
 dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
-                                       const onednn_attr_shape_t *shape,
-                                       res_t *res) {
+                                       const bench_attr_t *attr, int ndims,
+                                       const int64_t *dims, res_t *res) {
     onednn_state_t *st = state(r, res);
     if (!st)
         return NULL;
+    onednn_attr_shape_t shape;
+    memset(&shape, 0, sizeof(shape));
+    for (int q = 0; q < QARG_COUNT; q++) {
+        shape.ndims[q] = ndims;
+        for (int k = 0; k < ndims; k++)
+            shape.dims[q][k] = dims[k];
+    }
     if (!st->attr &&
-        onednn_attr_create(r->battr, shape, &st->attr, res->reason) != 0) {
+        onednn_attr_create(attr, &shape, &st->attr, res->reason) != 0) {
         st->attr = NULL;
         res->state = STATE_UNIMPLEMENTED;
     }
@@ -83,8 +90,7 @@ int onednn_args_create_fwd_pd(bench_args_run_t *r, const_dnnl_op_desc_t op,
 int onednn_args_create_pd(bench_args_run_t *r, const_dnnl_op_desc_t op,
                           res_t *res) {
     onednn_state_t *st = state(r, res);
-    static const onednn_attr_shape_t no_shape;
-    if (!st || (!st->attr && !onednn_args_attr(r, &no_shape, res)))
+    if (!st || (!st->attr && !onednn_args_attr(r, r->battr, 0, NULL, res)))
         return 0;
     res->state =
             onednn_pd_create(&st->pd, op, st->attr, st->fwd_pd, res->impl_name,

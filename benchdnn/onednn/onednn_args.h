@@ -16,13 +16,15 @@
 int onednn_args_md(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
                    tsr_data_type_t dt, const char *tag, res_t *res);
 
-/* The problem's oneDNN attributes from its bench_attr_t (post-ops, scales,
- * zero points, scratchpad mode; onednn_attr_create), owned by the run; a
- * driver may add to them (per-source scales) before creating the pd.
- * NULL with res set when oneDNN cannot express them. */
+/* oneDNN's attributes of `attr` (the problem's r->battr, or a driver's
+ * adjusted copy: post-ops, scales, zero points, scratchpad mode;
+ * onednn_attr_create) where every tensor has the `ndims` dims `dims`, as
+ * in the element-wise family. Owned by the run; a driver may add to them
+ * (per-source scales) before creating the pd. NULL with res set when
+ * oneDNN cannot express them. */
 dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
-                                       const onednn_attr_shape_t *shape,
-                                       res_t *res);
+                                       const bench_attr_t *attr, int ndims,
+                                       const int64_t *dims, res_t *res);
 
 /* The forward-training pd of a backward problem (default attributes), as
  * bench_args_create_fwd_pd. */

@@ -7,7 +7,6 @@
  * powers of 2, the only ones converted. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "onednn/onednn_args.h"
 #include "reorder/reorder.h"
@@ -89,7 +88,8 @@ static int set_output_scales(dnnl_primitive_attr_t attr, const reorder_prb_t *p,
 
 /* The attributes with the scales in 2.6's form; the zero points, the sum
  * and the scratchpad mode as onednn_attr_create gives them. */
-static dnnl_primitive_attr_t create_attr(const reorder_prb_t *p, res_t *res) {
+static dnnl_primitive_attr_t create_attr(bench_args_run_t *r,
+                                         const reorder_prb_t *p, res_t *res) {
     const dims_desc_t *d = &p->desc;
     bench_attr_t a = p->attr;
     a.oscale.set = 0;
@@ -98,24 +98,13 @@ static dnnl_primitive_attr_t create_attr(const reorder_prb_t *p, res_t *res) {
         for (int i = 0; i < a.n_post_ops; i++)
             a.post_ops[i].scale /=
                     attr_scale_value(&p->attr.scales[QARG_DST], 0);
-    onednn_attr_shape_t shape;
-    memset(&shape, 0, sizeof(shape));
-    for (int q = 0; q < QARG_COUNT; q++) {
-        shape.ndims[q] = d->ndims;
-        memcpy(shape.dims[q], d->dims, sizeof(int64_t) * (size_t)d->ndims);
-    }
-    dnnl_primitive_attr_t attr;
-    if (onednn_attr_create(&a, &shape, &attr, res->reason) != 0) {
-        res->state = STATE_UNIMPLEMENTED;
+    dnnl_primitive_attr_t attr =
+            onednn_args_attr(r, &a, d->ndims, d->dims, res);
+    if (!attr)
         return NULL;
-    }
     const int scaled = p->attr.oscale.set || p->attr.scales[QARG_SRC].set ||
                        p->attr.scales[QARG_DST].set;
-    if (scaled && !set_output_scales(attr, p, res)) {
-        dnnl_primitive_attr_destroy(attr);
-        return NULL;
-    }
-    return attr;
+    return scaled && !set_output_scales(attr, p, res) ? NULL : attr;
 }
 
 int reorder_onednn_create(bench_args_run_t *r, res_t *res) {
@@ -132,13 +121,12 @@ int reorder_onednn_create(bench_args_run_t *r, res_t *res) {
     if (!onednn_args_md(&src_md, d->ndims, d->dims, p->sdt, p->stag, res) ||
         !onednn_args_md(&dst_md, d->ndims, d->dims, p->ddt, p->dtag, res))
         return 0;
-    dnnl_primitive_attr_t attr = create_attr(p, res);
+    dnnl_primitive_attr_t attr = create_attr(r, p, res);
     if (!attr)
         return 0;
     dnnl_primitive_desc_t pd = NULL;
     const dnnl_status_t st = dnnl_reorder_primitive_desc_create(
             &pd, &src_md, onednn_engine(), &dst_md, onednn_engine(), attr);
-    dnnl_primitive_attr_destroy(attr);
     if (st != dnnl_success) {
         bench_set_state(res, onednn_status_state(st),
                         "oneDNN reorder primitive descriptor %s -> %s: %s",

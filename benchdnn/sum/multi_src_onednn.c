@@ -4,13 +4,7 @@
 
 int multi_src_onednn_attr(bench_args_run_t *r, int ndims, const int64_t *dims,
                           dnnl_primitive_attr_t *attr, res_t *res) {
-    onednn_attr_shape_t shape = {0};
-    for (int q = 0; q < QARG_COUNT; q++) {
-        shape.ndims[q] = ndims;
-        for (int k = 0; k < ndims; k++)
-            shape.dims[q][k] = dims[k];
-    }
-    *attr = onednn_args_attr(r, &shape, res);
+    *attr = onednn_args_attr(r, r->battr, ndims, dims, res);
     return *attr != NULL;
 }
 
