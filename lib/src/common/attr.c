@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "attr.h"
+#include "checked_math.h"
+#include "memory_desc.h"
 
 /* A mask may only name dims a descriptor can have. */
 static int mask_is_valid(int mask) {
@@ -35,11 +37,21 @@ void tsr_attr_init_default(struct tsr_primitive_attr *attr) {
     attr->round_mode = tsr_round_nearest;
 }
 
+/* Bytes of `count` output scales: 1 and *bytes when count is one a
+ * descriptor's dims can yield (1 to TSR_MAX_ELEMS) and the byte size fits
+ * in size_t, else 0. */
+static int output_scales_bytes(tsr_dim_t count, size_t *bytes) {
+    return count > 0 && count <= TSR_MAX_ELEMS && (uint64_t)count <= SIZE_MAX &&
+           tsr_mul_size((size_t)count, sizeof(float), bytes);
+}
+
 tsr_status_t tsr_attr_copy(struct tsr_primitive_attr *dst,
                            const struct tsr_primitive_attr *src) {
     float *values = NULL;
     if (src->output_scales.set) {
-        size_t bytes = (size_t)src->output_scales.count * sizeof(float);
+        size_t bytes;
+        if (!output_scales_bytes(src->output_scales.count, &bytes))
+            return tsr_invalid_arguments;
         values = malloc(bytes);
         if (!values)
             return tsr_out_of_memory;
@@ -129,15 +141,17 @@ tsr_primitive_attr_get_scratchpad_mode(const_tsr_primitive_attr_t attr,
 tsr_status_t tsr_primitive_attr_set_output_scales(tsr_primitive_attr_t attr,
                                                   tsr_dim_t count, int mask,
                                                   const float *scales) {
-    if (!attr || !scales || count <= 0 || !mask_is_valid(mask))
+    if (!attr || !scales || !mask_is_valid(mask))
         return tsr_invalid_arguments;
     /* The two scale models describe the same multiplier: mixing them would
      * leave its meaning ambiguous. */
     if (any_arg_scales_set(attr))
         return tsr_invalid_arguments;
-    if ((uint64_t)count > SIZE_MAX / sizeof(float))
-        return tsr_out_of_memory;
-    size_t bytes = (size_t)count * sizeof(float);
+    /* count must equal a product of dst dims (checked at primitive
+     * creation): one beyond any descriptor's is refused before the copy. */
+    size_t bytes;
+    if (!output_scales_bytes(count, &bytes))
+        return tsr_invalid_arguments;
     float *values = malloc(bytes);
     if (!values)
         return tsr_out_of_memory;

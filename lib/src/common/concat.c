@@ -24,14 +24,12 @@ static tsr_status_t concat_validate(const tsr_op_desc_t *op) {
         return st;
     const int axis = desc->concat_dimension;
     const tsr_memory_desc_t *src0 = &desc->src_descs[0];
-    if (axis < 0 || axis >= src0->ndims)
+    tsr_dim_t axis_total;
+    if (axis < 0 || axis >= src0->ndims ||
+        !tsr_concat_axis_total(desc, &axis_total))
         return tsr_invalid_arguments;
-    /* Each source's axis size is at most 2^58 (usable), so 64 of them do
-     * not overflow. */
-    tsr_dim_t axis_total = 0;
     for (int i = 0; i < desc->n; i++) {
         const tsr_memory_desc_t *src = &desc->src_descs[i];
-        axis_total += src->dims[axis];
         for (int d = 0; d < src0->ndims; d++)
             if (d != axis && src->dims[d] != src0->dims[d])
                 return tsr_invalid_arguments;

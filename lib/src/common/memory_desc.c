@@ -11,10 +11,6 @@
 #include "memory_desc.h"
 #include "utils.h"
 
-/* Buffers larger than this many elements are refused: it keeps every
- * offset and byte size far from int64 / size_t overflow. */
-#define TSR_MAX_ELEMS ((tsr_dim_t)1 << 58)
-
 /* a * b when both are non-negative and the product stays within
  * TSR_MAX_ELEMS, else -1. */
 static tsr_dim_t checked_mul(tsr_dim_t a, tsr_dim_t b) {

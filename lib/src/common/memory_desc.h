@@ -6,6 +6,11 @@
 
 #include "tessera.h"
 
+/* Buffers larger than this many elements are refused: it keeps every
+ * offset and byte size far from int64 / size_t overflow. Counts of values
+ * derived from a descriptor's dims (scales, zero points) share the limit. */
+#define TSR_MAX_ELEMS ((tsr_dim_t)1 << 58)
+
 static inline int md_is_any(const tsr_memory_desc_t *md) {
     return md->format_kind == tsr_format_kind_any;
 }

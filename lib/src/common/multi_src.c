@@ -2,26 +2,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked_math.h"
 #include "dense_layout.h"
 #include "memory_desc.h"
 #include "multi_src.h"
 
+int tsr_concat_axis_total(const tsr_multi_src_desc_t *desc, tsr_dim_t *total) {
+    const int axis = desc->concat_dimension;
+    if (axis < 0 || axis >= TSR_MAX_NDIMS || desc->n < 1 ||
+        desc->n > TSR_MAX_MULTIPLE_SRC)
+        return 0;
+    tsr_dim_t sum = 0;
+    for (int i = 0; i < desc->n; i++) {
+        const tsr_dim_t a = desc->src_descs[i].dims[axis];
+        if (a <= 0 || !tsr_add_i64(sum, a, &sum) || sum > TSR_MAX_ELEMS)
+            return 0;
+    }
+    *total = sum;
+    return 1;
+}
+
 /* A derived concat dst: the sum of the sources' axis sizes (left as is
- * for an axis out of range, and kept from overflowing, for validate to
- * refuse). */
+ * for an axis out of range, -1 when the sum is out of range, for validate
+ * to refuse). */
 static void concat_dst_dims(tsr_multi_src_desc_t *desc) {
     const int axis = desc->concat_dimension;
     if (axis < 0 || axis >= desc->dst_desc.ndims || axis >= TSR_MAX_NDIMS)
         return;
-    tsr_dim_t total = 0;
-    for (int i = 0; i < desc->n; i++) {
-        const tsr_dim_t a = desc->src_descs[i].dims[axis];
-        if (a <= 0 || a > ((tsr_dim_t)1 << 58)) {
-            total = -1;
-            break;
-        }
-        total += a;
-    }
+    tsr_dim_t total;
+    if (!tsr_concat_axis_total(desc, &total))
+        total = -1;
     desc->dst_desc.dims[axis] = total;
     desc->dst_desc.padded_dims[axis] = total;
 }
@@ -81,12 +91,10 @@ tsr_status_t tsr_multi_src_validate_mds(const tsr_multi_src_desc_t *desc) {
     const tsr_memory_desc_t *dst = &desc->dst_desc;
     if (dst->ndims != ndims || tsr_data_type_size(dst->data_type) == 0)
         return tsr_invalid_arguments;
-    if (md_is_any(dst)) {
-        for (int d = 0; d < ndims; d++)
-            if (dst->dims[d] <= 0)
-                return tsr_invalid_arguments;
-        return tsr_success;
-    }
+    /* An "any" dst (derived from the sources or given) is validated like
+     * any descriptor: its dims' product within the library's limit. */
+    if (md_is_any(dst))
+        return md_is_valid(dst) ? tsr_success : tsr_invalid_arguments;
     return md_is_usable_blocked(dst) ? tsr_success : tsr_invalid_arguments;
 }
 

@@ -24,6 +24,11 @@ tsr_status_t tsr_multi_src_pd_create(struct tsr_primitive_desc **pd,
  * known data type. Dims are each kind's own rule. */
 tsr_status_t tsr_multi_src_validate_mds(const tsr_multi_src_desc_t *desc);
 
+/* Concat's dst size along its axis: the sum of the sources' (checked),
+ * 1 and *total when the axis is in range and the sum is positive and
+ * within TSR_MAX_ELEMS, else 0. */
+int tsr_concat_axis_total(const tsr_multi_src_desc_t *desc, tsr_dim_t *total);
+
 /* Sources as inputs TSR_MD_MULTIPLE_SRC + i, dst as the output. */
 void tsr_multi_src_set_args(struct tsr_primitive_desc *pd);
 

@@ -3,22 +3,19 @@
 #include <stdlib.h>
 
 #include "attr.h"
+#include "memory_desc.h"
 
 static int data_type_is_valid(tsr_data_type_t dt) {
     return dt >= tsr_f16 && dt <= tsr_u8;
 }
 
-/* The parts of a binary post-op's src1 descriptor that can be checked
- * without the destination (broadcast is checked at primitive creation).
- * The layout must be concrete: src1 is user data, nothing reorders it. */
+/* A binary post-op's src1 descriptor enters through the API like any
+ * other: the one validation, however it was built (broadcast against the
+ * destination is checked at primitive creation). The layout must be
+ * concrete: src1 is user data, nothing reorders it. */
 static int src1_desc_is_valid(const tsr_memory_desc_t *md) {
-    if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS)
-        return 0;
-    for (int d = 0; d < md->ndims; d++)
-        if (md->dims[d] <= 0)
-            return 0;
-    return data_type_is_valid(md->data_type) &&
-           md->format_kind == tsr_format_kind_blocked;
+    return md->format_kind == tsr_format_kind_blocked &&
+           data_type_is_valid(md->data_type) && md_is_valid(md);
 }
 
 /* The entry at `index` when it exists and is of `kind`, else NULL. */

@@ -132,15 +132,20 @@ static void plan_work(s8_conf_t *sc) {
             cf->src_window ? TSR_MAX(cf->K, sc->window_taps.ntaps *
                                                     sc->window_taps.k_tap)
                            : cf->K;
-    cf->gemm_bytes = tsr_rnd_up(tsr_gemm_s8_scratch_size(gemm_rows, cf->sh.OCg,
-                                                         gemm_k, 1, gemm_nthr),
-                                64);
+    const size_t gemm_scratch = tsr_gemm_s8_scratch_size(
+            gemm_rows, cf->sh.OCg, gemm_k, 1, gemm_nthr);
     const size_t dst_rows_bytes =
             cf->point_order || cf->src_window
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int64_t) * gemm_rows,
                                          64)
                     : 0;
-    cf->thread_bytes = sc->col_bytes + cf->gemm_bytes + dst_rows_bytes;
+    /* SIZE_MAX (the GEMM's sizes overflow) makes the booking refuse. */
+    cf->gemm_bytes = gemm_scratch > SIZE_MAX - 64
+                             ? SIZE_MAX
+                             : (gemm_scratch + 63) / 64 * 64;
+    if (!tsr_add_size(sc->col_bytes, cf->gemm_bytes, &cf->thread_bytes) ||
+        !tsr_add_size(cf->thread_bytes, dst_rows_bytes, &cf->thread_bytes))
+        cf->thread_bytes = SIZE_MAX;
     sc->shared_bytes =
             sc->with_src_zp || sc->cf.col_flip_sign
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int32_t) * cf->sh.G *
@@ -304,7 +309,8 @@ static tsr_status_t gemm_conv_s8_init(struct tsr_primitive_desc *pd) {
     }
     const int slices = sc->cf.per_thread_items ? sc->cf.nthr : 1;
     size_t threads_bytes;
-    if (!tsr_mul_size(sc->cf.thread_bytes, (size_t)slices, &threads_bytes) ||
+    if (sc->cf.thread_bytes == SIZE_MAX ||
+        !tsr_mul_size(sc->cf.thread_bytes, (size_t)slices, &threads_bytes) ||
         !tsr_add_size(threads_bytes, sc->shared_bytes + sc->cf.panel_copy_bytes,
                       &pd->scratchpad_size)) {
         free(sc->cf.point_order);

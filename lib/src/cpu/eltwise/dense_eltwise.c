@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/data_type.h"
 #include "common/memory_desc.h"
 #include "eltwise_pd.h"
@@ -77,8 +78,9 @@ static int channel_form(const tsr_memory_desc_t *md, dense_post_ops_t *p) {
     return p->c_stride > 0;
 }
 
-/* The post-ops as the chunks apply them; 0 when one has no such form.
- * Books the per-channel operands in the scratchpad. */
+/* The post-ops as the chunks apply them; 0 when one has no such form (or
+ * the per-channel operands' total overflows). Books the per-channel
+ * operands in the scratchpad. */
 static int dense_post_ops_init(const struct tsr_primitive_desc *pd,
                                dense_post_ops_t *p, size_t *scratch_floats) {
     const struct tsr_post_ops *po = &pd->attr.post_ops;
@@ -109,7 +111,10 @@ static int dense_post_ops_init(const struct tsr_primitive_desc *pd,
         } else if (channel_only && channel_form(dst, p)) {
             p->form[i] = BIN_CHANNEL;
             p->chan_offset[i] = *scratch_floats;
-            *scratch_floats += (size_t)(p->c_padded + 15) / 16 * 16;
+            if (!tsr_add_size(*scratch_floats,
+                              (size_t)(p->c_padded + 15) / 16 * 16,
+                              scratch_floats))
+                return 0;
         } else {
             return 0;
         }
@@ -129,7 +134,8 @@ static tsr_status_t dense_fwd_init(struct tsr_primitive_desc *pd) {
     size_t scratch_floats;
     if (!dense_post_ops_init(pd, &p, &scratch_floats))
         return tsr_unimplemented;
-    pd->scratchpad_size = scratch_floats * sizeof(float);
+    if (!tsr_mul_size(scratch_floats, sizeof(float), &pd->scratchpad_size))
+        return tsr_unimplemented;
     return tsr_success;
 }
 

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include "common/checked_math.h"
 #include "common/utils.h"
 
 int64_t tsr_gemm_balanced_block(int64_t len, int64_t max_blk, int64_t unit) {
@@ -70,7 +71,10 @@ tsr_status_t tsr_gemm_run_threads(const tsr_gemm_threads_t *t) {
 
     if (t->team_nthr > 0) {
         /* Judged for the whole team so all its threads agree. */
-        if (scratch && t->scratch_size < ws_bytes * (size_t)t->team_nthr)
+        size_t team_bytes;
+        if (scratch &&
+            (!tsr_mul_size(ws_bytes, (size_t)t->team_nthr, &team_bytes) ||
+             t->scratch_size < team_bytes))
             return tsr_invalid_arguments;
         void *ws = tsr_gemm_thread_slice(scratch, ws_bytes, t->team_ithr);
         if (!ws && ws_bytes > 0) {
@@ -93,7 +97,10 @@ tsr_status_t tsr_gemm_run_threads(const tsr_gemm_threads_t *t) {
                 return tsr_invalid_arguments;
             nthr = (int)TSR_MIN((size_t)nthr, fit);
         } else {
-            scratch = own = tsr_malloc(ws_bytes * (size_t)nthr);
+            size_t bytes;
+            if (!tsr_mul_size(ws_bytes, (size_t)nthr, &bytes))
+                return tsr_out_of_memory;
+            scratch = own = tsr_malloc(bytes);
             if (!own)
                 return tsr_out_of_memory;
         }

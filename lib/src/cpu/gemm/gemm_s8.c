@@ -35,6 +35,7 @@
 
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/isa.h"
 #include "common/utils.h"
 #include "cpu/gemm/gemm_partition.h"
@@ -287,15 +288,27 @@ int tsr_gemm_s8_taps_supported(int64_t ntaps, int64_t k_tap) {
            ntaps <= TSR_GEMM_MAX_TAPS && k_tap >= 4 && k_tap % 4 == 0;
 }
 
-/* One thread's buffers, each 64-byte aligned within its slice. */
+/* One thread's buffers, each 64-byte aligned within its slice; overflow
+ * is set when a size grows past int64 (K, the one size not capped by the
+ * kernel's blocking, from user dims). */
 typedef struct {
     int64_t b_bytes, a_bytes, init_bytes, work_bytes, c_bytes, shift_bytes;
+    int overflow;
 } thread_layout_t;
+
+/* a * b * c rounded up to 64, or -1 when that overflows. */
+static int64_t bytes_rnd64(int64_t a, int64_t b, int64_t c) {
+    int64_t r;
+    if (!tsr_mul_i64(a, b, &r) || !tsr_mul_i64(r, c, &r) ||
+        !tsr_add_i64(r, 63, &r))
+        return -1;
+    return r / 64 * 64;
+}
 
 static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
                                      int64_t M, int64_t N, int64_t K,
                                      int c_in_scratch) {
-    thread_layout_t l = {0, 0, 0, 0, 0, 0};
+    thread_layout_t l = {0, 0, 0, 0, 0, 0, 0};
     if (M <= 0 || N <= 0)
         return l;
     const int g = tsr_gemm_s8_kgroup(kern->layout);
@@ -304,7 +317,7 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     const int64_t nc = TSR_MIN(max_nc(kern, K), tsr_rnd_up(N, kern->nr));
     const int64_t kpad = tsr_rnd_up(K, g);
     const int64_t kc = TSR_MIN(kern->kc, kpad);
-    l.b_bytes = tsr_rnd_up(kpad * nc * esz, 64);
+    l.b_bytes = bytes_rnd64(kpad, nc, esz);
     l.a_bytes = tsr_rnd_up(mc * kc * esz, 64);
     if (kern->ukr_taps) /* the A block, or the taps table of a_taps */
         l.a_bytes = TSR_MAX(
@@ -320,20 +333,28 @@ static thread_layout_t thread_layout(const tsr_gemm_s8_kernel_t *kern,
     /* An mc block of s8 rows over all of K, shifted to u8 (or, for a
      * kernel of u8 rows only, any A copied into such rows). */
     l.shift_bytes =
-            kern->shift_rows || !kern->ukr ? tsr_rnd_up(mc * kpad, 64) : 0;
+            kern->shift_rows || !kern->ukr ? bytes_rnd64(mc, kpad, 1) : 0;
+    l.overflow = l.b_bytes < 0 || l.shift_bytes < 0;
     if (kern->fallback) {
         /* Room for either kernel's panels. */
         const thread_layout_t f =
                 thread_layout(kern->fallback, M, N, K, c_in_scratch);
         l.b_bytes = TSR_MAX(l.b_bytes, f.b_bytes);
         l.a_bytes = TSR_MAX(l.a_bytes, f.a_bytes);
+        l.overflow |= f.overflow;
     }
     return l;
 }
 
+/* SIZE_MAX when a size overflows (no scratch or allocation fits it). */
 static size_t layout_bytes(thread_layout_t l) {
-    return (size_t)(l.b_bytes + l.a_bytes + l.init_bytes + l.work_bytes +
-                    l.c_bytes + l.shift_bytes);
+    const int64_t parts[] = {l.b_bytes,    l.a_bytes, l.init_bytes,
+                             l.work_bytes, l.c_bytes, l.shift_bytes};
+    int64_t total = 0;
+    for (size_t i = 0; i < TSR_ARRAY_SIZE(parts); i++)
+        if (l.overflow || !tsr_add_i64(total, parts[i], &total))
+            return SIZE_MAX;
+    return (size_t)total;
 }
 
 size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
@@ -346,7 +367,10 @@ size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                 layout_bytes(thread_layout(kernels[i], M, N, K, c_in_scratch));
         per_thread = TSR_MAX(per_thread, s);
     }
-    return per_thread * (size_t)TSR_MAX(nthr, 1);
+    size_t total;
+    return tsr_mul_size(per_thread, (size_t)TSR_MAX(nthr, 1), &total)
+                   ? total
+                   : SIZE_MAX;
 }
 
 /* The column init of B block [jc, jc + ncur): the caller's offsets plus,

@@ -151,7 +151,8 @@ void tsr_gemm_s8_release_tiles(void);
 
 /* Bytes of scratch a call with these sizes needs for `nthr` threads, for
  * whichever kernel the CPU selects; c_in_scratch is 1 when the call passes
- * C == NULL (the tiles then live in scratch). */
+ * C == NULL (the tiles then live in scratch). SIZE_MAX when the sizes
+ * overflow (K is not capped by the blocking). */
 size_t tsr_gemm_s8_scratch_size(int64_t M, int64_t N, int64_t K,
                                 int c_in_scratch, int nthr);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/attr.h"
+#include "common/checked_math.h"
 #include "common/memory_desc.h"
 #include "common/op_md.h"
 #include "cpu/gemm/gemm_f32.h"
@@ -54,10 +55,9 @@ static int bias_is_gemm_friendly(const tsr_memory_desc_t *bia, int64_t N) {
 }
 
 /* Fills the rest of the plan from pd->md[] once M, N, K, the operand
- * views and batch steps are set. */
-static void plan_finish(gemm_batched_plan_t *plan,
-                        struct tsr_primitive_desc *pd,
-                        const tsr_epilogue_t *ep) {
+ * views and batch steps are set; 0 when its scratchpad size overflows. */
+static int plan_finish(gemm_batched_plan_t *plan, struct tsr_primitive_desc *pd,
+                       const tsr_epilogue_t *ep) {
     const tsr_memory_desc_t *dst = &pd->md[TSR_MD_DST];
     const tsr_memory_desc_t *bia = &pd->md[TSR_MD_BIAS];
     const int nd = dst->ndims;
@@ -79,21 +79,37 @@ static void plan_finish(gemm_batched_plan_t *plan,
 
     plan->thr_gemm_scratch =
             tsr_gemm_f32_scratch_size(plan->M, plan->N, plan->K, 1);
-    plan->c_buf_bytes =
-            plan->c_is_dst ? 0
-                           : (size_t)plan->M * (size_t)plan->N * sizeof(float);
-    gemm_batched_plan_book(pd, plan);
+    size_t c_elems, c_bytes = 0;
+    if (!plan->c_is_dst &&
+        (!tsr_mul_size((size_t)plan->M, (size_t)plan->N, &c_elems) ||
+         !tsr_mul_size(c_elems, sizeof(float), &c_bytes)))
+        return 0;
+    plan->c_buf_bytes = c_bytes;
+    return gemm_batched_plan_book(pd, plan);
 }
 
-void gemm_batched_plan_book(struct tsr_primitive_desc *pd,
-                            gemm_batched_plan_t *plan) {
+/* n rounded up to 64, 0 when that overflows. */
+static int rnd_up64(size_t n, size_t *out) {
+    size_t r;
+    if (!tsr_add_size(n, 63, &r))
+        return 0;
+    *out = r / 64 * 64;
+    return 1;
+}
+
+int gemm_batched_plan_book(struct tsr_primitive_desc *pd,
+                           gemm_batched_plan_t *plan) {
     plan->nthr = tsr_get_max_threads();
     plan->batch_parallel = plan->batch >= plan->nthr && plan->nthr > 1;
     /* Slices start 64-byte aligned. */
-    plan->thr_gemm_scratch = (plan->thr_gemm_scratch + 63) / 64 * 64;
-    plan->c_buf_bytes = (plan->c_buf_bytes + 63) / 64 * 64;
-    pd->scratchpad_size =
-            (size_t)plan->nthr * (plan->thr_gemm_scratch + plan->c_buf_bytes);
+    size_t thr_bytes, total;
+    if (!rnd_up64(plan->thr_gemm_scratch, &plan->thr_gemm_scratch) ||
+        !rnd_up64(plan->c_buf_bytes, &plan->c_buf_bytes) ||
+        !tsr_add_size(plan->thr_gemm_scratch, plan->c_buf_bytes, &thr_bytes) ||
+        !tsr_mul_size((size_t)plan->nthr, thr_bytes, &total))
+        return 0;
+    pd->scratchpad_size = total;
+    return 1;
 }
 
 int gemm_batched_accepts(const struct tsr_primitive_desc *pd, int with_bias) {
@@ -138,7 +154,10 @@ tsr_status_t gemm_batched_plan_create(struct tsr_primitive_desc *pd,
         free(plan);
         return tsr_unimplemented;
     }
-    plan_finish(plan, pd, ep);
+    if (!plan_finish(plan, pd, ep)) {
+        free(plan);
+        return tsr_unimplemented;
+    }
     pd->impl_data = plan;
     return tsr_success;
 }

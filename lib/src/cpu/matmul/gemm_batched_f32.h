@@ -112,10 +112,11 @@ int gemm_batched_plan_views(const struct tsr_primitive_desc *pd,
                             int64_t a_sk, int64_t b_sk, int64_t b_sn);
 
 /* Sets nthr and batch_parallel, rounds the per-thread thr_gemm_scratch
- * and c_buf_bytes (set by the caller) to 64 bytes and books
- * pd->scratchpad_size for them. */
-void gemm_batched_plan_book(struct tsr_primitive_desc *pd,
-                            gemm_batched_plan_t *plan);
+ * and c_buf_bytes (set by the caller, SIZE_MAX for a size that overflows)
+ * to 64 bytes and books pd->scratchpad_size for them; 0 (nothing booked)
+ * when the total overflows. */
+int gemm_batched_plan_book(struct tsr_primitive_desc *pd,
+                           gemm_batched_plan_t *plan);
 
 /* What a GEMM's epilogue callback needs for one GEMM of the batch. */
 typedef struct {

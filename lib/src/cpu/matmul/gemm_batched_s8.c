@@ -72,10 +72,14 @@ static tsr_status_t s8_plan_create(struct tsr_primitive_desc *pd,
      * holds the column offsets (N) and the row sums of A (M). */
     g->with_epilogue = 1;
     g->thr_gemm_scratch = tsr_gemm_s8_scratch_size(g->M, g->N, g->K, 1, 1);
+    /* N and M are each a dim of a valid descriptor: their sum fits. */
     const int64_t nbuf = (plan->with_src_zp || plan->with_wei_zp ? g->N : 0) +
                          (plan->with_wei_zp ? g->M : 0);
     g->c_buf_bytes = (size_t)nbuf * sizeof(int32_t);
-    gemm_batched_plan_book(pd, g);
+    if (!gemm_batched_plan_book(pd, g)) {
+        free(plan);
+        return tsr_unimplemented;
+    }
     pd->impl_data = plan;
     return tsr_success;
 }
