@@ -162,6 +162,7 @@ void reorder_apply_uniform(const reorder_conf_t *conf,
 
 /* The implementations, listed best first in reorder_list.c. */
 extern const tsr_impl_t tsr_simple_reorder_copy_impl;
+extern const tsr_impl_t tsr_simple_reorder_transpose_impl;
 extern const tsr_impl_t tsr_simple_reorder_tiled_impl;
 extern const tsr_impl_t tsr_ref_reorder_impl;
 

@@ -4,6 +4,7 @@
 
 const tsr_impl_t *const tsr_reorder_impl_list[] = {
         &tsr_simple_reorder_copy_impl,
+        &tsr_simple_reorder_transpose_impl,
         &tsr_simple_reorder_tiled_impl,
         &tsr_ref_reorder_impl,
         NULL,

@@ -1,10 +1,7 @@
 /* Shuffle as a gather through a table, for the layouts where simple:rows
  * would move rows shorter than a cache line: a blocked axis (nChw16c,
- * nChw8c) and channels-last data. Input and output share one dense layout
- * in which the axis has no inner block or is the only blocked dim, so an
- * element sits at o * A_pad * P + (a / blk) * P * blk + s * blk + a % blk
- * (o the dims before the axis in the layout's order, s the P points of
- * the dims after it). Output channel b reads input channel perm(b) at the
+ * nChw8c) and channels-last data, in the layouts of shuffle_shape_t.
+ * Output channel b reads input channel perm(b) at the
  * same point: the table holds that input channel's offset, and the output
  * is written contiguously, a tile of points at a time so that the input
  * rows the tile reads stay in the caches. Padded lanes are zeroed at the
@@ -22,45 +19,13 @@
  * stays in L2. */
 enum { TILE_BYTES = 1 << 16 };
 
-typedef struct {
-    tsr_dim_t outer;  /* indices of the dims before the axis */
-    tsr_dim_t points; /* P: indices of the dims after the axis */
-    tsr_dim_t blk;    /* the axis' inner block, 1 when not blocked */
-    tsr_dim_t blocks; /* padded axis / blk */
-    size_t esize;
-} gather_shape_t;
-
-/* The problem's shape, or 0 when its layouts do not fit. */
-static int gather_shape_init(gather_shape_t *sh, const shuffle_conf_t *conf,
+/* The shape, or 0 when the layouts do not fit or rows of a cache line or
+ * more make simple:rows the better choice. */
+static int gather_shape_init(shuffle_shape_t *sh, const shuffle_conf_t *conf,
                              const struct tsr_primitive_desc *pd) {
-    const tsr_memory_desc_t *in = &pd->md[conf->in_slot];
-    const tsr_memory_desc_t *out = &pd->md[conf->out_slot];
-    int order[TSR_MAX_NDIMS];
-    md_outer_order(in, order);
-    if (!md_same_layout(in, out) || !md_is_dense_in_order(in, order))
+    if (!shuffle_shape_init(sh, conf, pd))
         return 0;
-    const tsr_blocking_desc_t *b = &in->blocking;
-    if (b->inner_nblks > 1 ||
-        (b->inner_nblks == 1 && b->inner_idxs[0] != conf->axis))
-        return 0;
-    sh->blk = b->inner_nblks ? b->inner_blks[0] : 1;
-    sh->esize = tsr_data_type_size(in->data_type);
-    int axis_pos = 0;
-    while (order[axis_pos] != conf->axis)
-        axis_pos++;
-    sh->outer = 1;
-    sh->points = 1;
-    for (int j = 0; j < in->ndims; j++) {
-        if (j < axis_pos)
-            sh->outer *= md_outer_extent(in, order[j]);
-        else if (j > axis_pos)
-            sh->points *= md_outer_extent(in, order[j]);
-    }
-    sh->blocks = md_outer_extent(in, conf->axis);
-    /* Rows of a cache line or more: simple:rows moves them whole. */
-    if (sh->blk == 1 && (size_t)sh->points * sh->esize >= 64)
-        return 0;
-    return 1;
+    return sh->blk > 1 || (size_t)sh->points * sh->esize < 64;
 }
 
 static tsr_status_t gather_shuffle_init(struct tsr_primitive_desc *pd) {
@@ -69,7 +34,7 @@ static tsr_status_t gather_shuffle_init(struct tsr_primitive_desc *pd) {
         return st;
     shuffle_conf_t conf;
     shuffle_conf_init(&conf, pd);
-    gather_shape_t sh;
+    shuffle_shape_t sh;
     if (!gather_shape_init(&sh, &conf, pd))
         return tsr_unimplemented;
     pd->scratchpad_size = (size_t)(sh.blocks * sh.blk) * sizeof(int64_t);
@@ -81,7 +46,7 @@ static tsr_status_t gather_shuffle_init(struct tsr_primitive_desc *pd) {
  * first point (channel 0's for a padded lane, zeroed afterwards). Inlined
  * per element size so that each move is one load and store. */
 static inline __attribute__((always_inline)) void
-gather_tile(const char *in, char *out, size_t esize, const gather_shape_t *sh,
+gather_tile(const char *in, char *out, size_t esize, const shuffle_shape_t *sh,
             const int64_t *src, tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1) {
     const tsr_dim_t blk = sh->blk, row = sh->points * blk;
     const size_t outer_bytes = (size_t)(sh->blocks * row) * esize;
@@ -105,7 +70,7 @@ gather_tile(const char *in, char *out, size_t esize, const gather_shape_t *sh,
 }
 
 static void gather_tile_any(const char *in, char *out, size_t esize,
-                            const gather_shape_t *sh, const int64_t *src,
+                            const shuffle_shape_t *sh, const int64_t *src,
                             tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1) {
     switch (esize) {
     case 1:
@@ -127,15 +92,13 @@ static tsr_status_t gather_shuffle_execute(const struct tsr_primitive_desc *pd,
                                            const tsr_exec_ctx_t *ctx) {
     shuffle_conf_t conf;
     shuffle_conf_init(&conf, pd);
-    gather_shape_t sh;
+    shuffle_shape_t sh;
     if (!gather_shape_init(&sh, &conf, pd))
         return tsr_runtime_error;
-    const tsr_dim_t A = conf.axis_size, g = conf.group,
-                    padded = sh.blocks * sh.blk;
+    const tsr_dim_t A = conf.axis_size, padded = sh.blocks * sh.blk;
     int64_t *src = ctx->scratchpad;
     for (tsr_dim_t b = 0; b < padded; b++) {
-        /* Output channel b = r * (A / g) + q reads input channel q * g + r. */
-        const tsr_dim_t a = b < A ? (b % (A / g)) * g + b / (A / g) : 0;
+        const tsr_dim_t a = b < A ? shuffle_source(&conf, b) : 0;
         src[b] = (a / sh.blk) * sh.points * sh.blk + a % sh.blk;
     }
     const tsr_memory_desc_t *in_md = &pd->md[conf.in_slot];

@@ -29,3 +29,32 @@ tsr_status_t shuffle_init_common(struct tsr_primitive_desc *pd) {
                                   out->data_type, 1);
     return tsr_success;
 }
+
+int shuffle_shape_init(shuffle_shape_t *sh, const shuffle_conf_t *conf,
+                       const struct tsr_primitive_desc *pd) {
+    const tsr_memory_desc_t *in = &pd->md[conf->in_slot];
+    const tsr_memory_desc_t *out = &pd->md[conf->out_slot];
+    int order[TSR_MAX_NDIMS];
+    md_outer_order(in, order);
+    if (!md_same_layout(in, out) || !md_is_dense_in_order(in, order))
+        return 0;
+    const tsr_blocking_desc_t *b = &in->blocking;
+    if (b->inner_nblks > 1 ||
+        (b->inner_nblks == 1 && b->inner_idxs[0] != conf->axis))
+        return 0;
+    sh->blk = b->inner_nblks ? b->inner_blks[0] : 1;
+    sh->esize = tsr_data_type_size(in->data_type);
+    int axis_pos = 0;
+    while (order[axis_pos] != conf->axis)
+        axis_pos++;
+    sh->outer = 1;
+    sh->points = 1;
+    for (int j = 0; j < in->ndims; j++) {
+        if (j < axis_pos)
+            sh->outer *= md_outer_extent(in, order[j]);
+        else if (j > axis_pos)
+            sh->points *= md_outer_extent(in, order[j]);
+    }
+    sh->blocks = md_outer_extent(in, conf->axis);
+    return 1;
+}
