@@ -86,7 +86,7 @@ static const opt_def_t options[OPT_COUNT] = {
         {"alg", NULL, "ADD", validate_alg},
         /* The token --attr-scales, renamed by binary_bench; between --alg
          * and the common attributes in the iteration order. */
-        {"attr-scales", SCALES_TOKEN + 2, "", binary_scales_validate},
+        {"attr-scales", &SCALES_TOKEN[2], "", binary_scales_validate},
         {"inplace", NULL, "false", validate_bool},
 };
 
@@ -180,6 +180,20 @@ static char *rename_scales_token(const char *value) {
     return tok;
 }
 
+/* The driver's tokens: those it renamed are its own. */
+typedef struct {
+    int n;
+    char **original, **toks;
+} renamed_tokens_t;
+
+static void renamed_tokens_free(void *arg) {
+    renamed_tokens_t *r = arg;
+    for (int i = 0; i < r->n; i++)
+        if (r->toks[i] != r->original[i])
+            free(r->toks[i]);
+    free(r->toks);
+}
+
 int binary_bench(int ntokens, char **tokens) {
     static const opt_driver_t driver = {
             .name = "binary",
@@ -194,9 +208,15 @@ int binary_bench(int ntokens, char **tokens) {
     };
     /* --attr-scales goes to the driver's own option (src1 entries), not
      * to the common attribute lists. */
-    char **toks = calloc((size_t)ntokens + 1, sizeof(*toks));
+    renamed_tokens_t renamed = {
+            .n = ntokens,
+            .original = tokens,
+            .toks = calloc((size_t)ntokens + 1, sizeof(char *)),
+    };
+    char **toks = renamed.toks;
     if (!toks)
         bench_usage_error("out of memory");
+    bench_cleanup_push(renamed_tokens_free, &renamed);
     for (int i = 0; i < ntokens; i++) {
         const char *scales = parse_option_value(tokens[i], "attr-scales");
         toks[i] = scales ? rename_scales_token(scales) : tokens[i];
@@ -209,9 +229,6 @@ int binary_bench(int ntokens, char **tokens) {
                     tokens[i]);
     }
     const int rc = opt_driver_bench(&driver, ntokens, toks);
-    for (int i = 0; i < ntokens; i++)
-        if (toks[i] != tokens[i])
-            free(toks[i]);
-    free(toks);
+    bench_cleanup_pop(1);
     return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "binary/binary.h"
 #include "common/bench_args.h"
-#include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
 
@@ -131,20 +131,6 @@ static void fill_binary_src1(tsr_alg_kind_t alg, tsr_data_type_t dt, int index,
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-static int make_md(tsr_memory_desc_t *md, const binary_prb_t *p,
-                   const int64_t *dims, tsr_data_type_t dt, const char *tag_in,
-                   const char *option, res_t *res) {
-    const int ndims = p->desc.ndims;
-    char tag[64];
-    bench_resolve_tag(tag_in, ndims, tag, sizeof(tag));
-    if (tsr_memory_desc_init_by_tag(md, ndims, dims, dt, tag) == tsr_success)
-        return 1;
-    bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                    "--%s: '%s' does not describe a %d-dimensional tensor",
-                    option, tag_in, ndims);
-    return 0;
-}
-
 /* src1's scale: the common attributes (and so the pipeline) know src,
  * wei and dst only. The library attribute gets src1's mask; the value's
  * memory takes the weights' scale slot of r->attr_mems, unused by binary,
@@ -175,6 +161,11 @@ static int set_src1_scale(bench_args_run_t *r, res_t *res) {
 
 int binary_prepare(bench_args_run_t *r, res_t *res) {
     const binary_prb_t *p = r->prb;
+    const int ndims = p->desc.ndims;
+    if (!bench_check_nelems("src0", ndims, p->desc.dims[0], res) ||
+        !bench_check_nelems("src1", ndims, p->desc.dims[1], res) ||
+        !bench_check_nelems("dst", ndims, p->dst_dims, res))
+        return 0;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -201,9 +192,12 @@ static int create(bench_args_run_t *r, res_t *res) {
         return 0;
     const multi_dims_desc_t *d = &p->desc;
     tsr_memory_desc_t src0_md, src1_md, dst_md;
-    if (!make_md(&src0_md, p, d->dims[0], p->sdt[0], p->stag[0], "stag", res) ||
-        !make_md(&src1_md, p, d->dims[1], p->sdt[1], p->stag[1], "stag", res) ||
-        !make_md(&dst_md, p, p->dst_dims, p->ddt, p->dtag, "dtag", res))
+    if (!bench_md_init_by_tag(&src0_md, d->ndims, d->dims[0], p->sdt[0],
+                              p->stag[0], "--stag", "src0", res) ||
+        !bench_md_init_by_tag(&src1_md, d->ndims, d->dims[1], p->sdt[1],
+                              p->stag[1], "--stag", "src1", res) ||
+        !bench_md_init_by_tag(&dst_md, d->ndims, p->dst_dims, p->ddt, p->dtag,
+                              "--dtag", "dst", res))
         return 0;
     tsr_status_t st = attr_create_tsr(&p->attr, d->ndims, p->dst_dims, 0, 0,
                                       NULL, &r->attr);
@@ -343,9 +337,7 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     f.ibytes = ibytes;
     f.obytes = obytes;
     /* csv: dst's N, C and the product of the rest. */
-    int64_t spatial = 1;
-    for (int i = 2; i < d->ndims; i++)
-        spatial *= p->dst_dims[i];
+    const int64_t spatial = bench_prod_i64_sat(p->dst_dims + 2, d->ndims - 2);
     static const char *const names[] = {"n", "c", "sp"};
     const int64_t values[] = {p->dst_dims[0], d->ndims > 1 ? p->dst_dims[1] : 1,
                               spatial};

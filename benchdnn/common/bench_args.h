@@ -15,7 +15,8 @@
  *                       computes every output from the inputs; each
  *                       checked output is rounded to its data type and
  *                       compared under the driver's compare_cfg_t
- *   modes            -> C, P, CP, I, B as bench_run.h (L never gets here)
+ *   modes            -> C (check), P (time), CP, I (create only), B (two
+ *                       runs agree bit for bit); L never gets here
  *
  * In place: an output declared `inplace_of` an input uses the input's
  * memory; the input is restored before every execution and the reference
@@ -34,11 +35,19 @@
 
 #include "common/attr.h"
 #include "common/bench_prim.h"
-#include "common/bench_run.h" /* bench_set_state, bench_alloc_f32 */
 #include "common/benchdnn.h"
 #include "common/dnn_mem.h"
 #include "common/fill_compare.h"
 #include "tessera.h"
+
+/* Sets res's state and reason. */
+void bench_set_state(res_t *res, res_state_t state, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Library status of a creation step -> problem state, "WHAT: status". */
+void bench_set_status_state(res_t *res, tsr_status_t st, const char *what);
+
+/* n floats (at least one); NULL when out of memory. */
+float *bench_alloc_f32(int64_t n);
 
 /* Memories of one problem: its arguments and the forward pass' (a sum or
  * concat of the library's most sources, dst and a few more). */

@@ -20,6 +20,13 @@ struct bench_args_lib {
                tsr_arg_usage_t *usage, tsr_memory_desc_t *md, res_t *res);
     /* Bytes of the library's memories and scratchpad of both pds. */
     size_t (*pd_bytes)(const bench_args_run_t *r);
+    /* Writes the dense f32 `values` of input r->mems[i] into a memory the
+     * library lays out itself, beyond what a Tessera descriptor says
+     * (oneDNN's int8 weights with compensation, filled by its own
+     * reorder as its users do), and leaves in `values` what the primitive
+     * reads: 1 done, 0 failed, -1 not such a memory (the harness writes
+     * r->mems[i].mem). NULL: never. */
+    int (*store)(bench_args_run_t *r, int i, float *values);
     /* The primitives of the pds. 0 with res set. */
     int (*create_primitives)(bench_args_run_t *r, res_t *res);
     /* The execution arguments: r->mems (an alias shares its entry's

@@ -6,7 +6,7 @@
  *
  * A driver calls bench_run_libs() once per selected problem instead of
  * running and reporting it itself; its `run` callback dispatches on the
- * library (see onednn/onednn.h for the oneDNN side). */
+ * library (bench_args_lib.h; onednn/onednn_args.h for the oneDNN side). */
 #ifndef BENCHDNN_COMMON_BENCH_LIB_H
 #define BENCHDNN_COMMON_BENCH_LIB_H
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/checked_math.h"
 
 void bench_exec_args_add(tsr_exec_arg_t *args, int *nargs, int arg,

@@ -1,7 +1,5 @@
-/* The steps of running a problem that do not depend on how its tensors
- * are named, shared by both pipelines (bench_run.h: the four tensors of
- * conv, ip and matmul; bench_args.h: arguments keyed by id): the
- * primitive descriptor under --impl/--skip-impl, the bytes a descriptor's
+/* The steps of running a problem (bench_args.h) that do not depend on
+ * argument ids: the primitive descriptor under --impl/--skip-impl, the bytes a descriptor's
  * memories take, the attribute memories (scales, zero points, binary
  * post-op inputs), and the list of execution arguments. */
 #ifndef BENCHDNN_COMMON_BENCH_PRIM_H

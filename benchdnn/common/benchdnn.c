@@ -82,7 +82,50 @@ void bench_usage_error(const char *fmt, ...) {
     vfprintf(stderr, fmt, args);
     va_end(args);
     fprintf(stderr, "\n");
-    exit(BENCHDNN_EXIT_USAGE);
+    bench_usage_exit(BENCHDNN_EXIT_USAGE);
+}
+
+static bench_exit_hook_t exit_hook;
+
+/* Deep enough for main, a driver and its loop. */
+#define MAX_CLEANUPS 8
+static struct {
+    void (*fn)(void *);
+    void *arg;
+} cleanups[MAX_CLEANUPS];
+static int n_cleanups;
+
+void bench_set_exit_hook(bench_exit_hook_t hook) {
+    exit_hook = hook;
+}
+
+void bench_cleanup_push(void (*fn)(void *), void *arg) {
+    if (n_cleanups == MAX_CLEANUPS) {
+        fprintf(stderr, "benchdnn: ERROR: more than %d cleanups\n",
+                MAX_CLEANUPS);
+        abort(); /* a programming error, not a usage error */
+    }
+    cleanups[n_cleanups].fn = fn;
+    cleanups[n_cleanups].arg = arg;
+    n_cleanups++;
+}
+
+void bench_cleanup_pop(int run) {
+    if (n_cleanups == 0)
+        return;
+    n_cleanups--;
+    if (run)
+        cleanups[n_cleanups].fn(cleanups[n_cleanups].arg);
+}
+
+void bench_usage_exit(int code) {
+    fflush(stdout);
+    if (exit_hook) {
+        while (n_cleanups > 0)
+            bench_cleanup_pop(1);
+        exit_hook(code);
+    }
+    exit(code);
 }
 
 int bench_set_match_try(const char *regex, char *err) {

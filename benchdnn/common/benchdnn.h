@@ -134,9 +134,24 @@ int bench_should_run(int idx, const char *repro);
 /* 1 when the implementation name passes --impl / --skip-impl. */
 int bench_impl_allowed(const char *impl_name);
 
-/* Usage error: prints "benchdnn: ERROR: <message>" to stderr, exits 2. */
+/* Usage error: prints "benchdnn: ERROR: <message>" to stderr, then
+ * bench_usage_exit(BENCHDNN_EXIT_USAGE). */
 void bench_usage_error(const char *fmt, ...)
         __attribute__((format(printf, 1, 2), noreturn));
+
+/* Every exit of benchdnn's code goes through here: exit(code), unless a
+ * hook is set. A program that runs benchdnn in its own process (a fuzz
+ * target) sets a hook that does not return (it longjmps back); the
+ * cleanups pushed by the abandoned run are run first, newest first, so
+ * that the run leaks nothing. NULL restores exit(). */
+typedef void (*bench_exit_hook_t)(int code);
+void bench_set_exit_hook(bench_exit_hook_t hook);
+void bench_usage_exit(int code) __attribute__((noreturn));
+
+/* What a hooked exit must release of a run in progress: push after the
+ * allocation, pop (running it when `run`) where the run frees it. */
+void bench_cleanup_push(void (*fn)(void *), void *arg);
+void bench_cleanup_pop(int run);
 
 /* Error messages of the *_try functions (which return -1 instead of
  * exiting, so the harness' own tests can check rejections). */

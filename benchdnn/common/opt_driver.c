@@ -13,6 +13,14 @@ typedef struct {
     void *desc, *prb; /* the driver's, desc_size and prb_size bytes */
 } loop_state_t;
 
+static void loop_state_free(void *state) {
+    loop_state_t *s = state;
+    opt_lists_reset(&s->lists);
+    free(s->prb);
+    free(s->desc);
+    free(s);
+}
+
 static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
                        res_t *res) {
     const loop_state_t *s = ctx;
@@ -96,12 +104,14 @@ int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
         return 0;
     }
     loop_state_t *s = calloc(1, sizeof(*s));
-    void *desc = calloc(1, drv->desc_size), *prb = calloc(1, drv->prb_size);
-    if (!s || !desc || !prb)
+    if (!s)
         bench_usage_error("out of memory");
+    bench_cleanup_push(loop_state_free, s);
     s->drv = drv;
-    s->desc = desc;
-    s->prb = prb;
+    s->desc = calloc(1, drv->desc_size);
+    s->prb = calloc(1, drv->prb_size);
+    if (!s->desc || !s->prb)
+        bench_usage_error("out of memory");
     opt_lists_init(&s->lists, drv->defs, drv->ndefs);
     if (drv->after_attr_from > 0)
         s->lists.after_attr_from = drv->after_attr_from;
@@ -112,9 +122,6 @@ int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
             .run_descriptor = loop_run_descriptor,
     };
     bench_driver_loop(ntokens, tokens, &loop);
-    opt_lists_reset(&s->lists);
-    free(prb);
-    free(desc);
-    free(s);
+    bench_cleanup_pop(1);
     return 0;
 }

@@ -28,7 +28,7 @@ typedef struct {
                      const bench_attr_t *attr, void *prb, char *repro,
                      size_t len);
     /* Runs the problem on `lib` (Tessera, or oneDNN for --lib=onednn|both;
-     * without oneDNN built in, benchdnn/onednn/onednn.h's stubs answer). */
+     * without oneDNN built in, a oneDNN run is UNIMPLEMENTED). */
     void (*run)(const void *prb, bench_lib_t lib, const char *repro,
                 res_t *res);
 } opt_driver_t;

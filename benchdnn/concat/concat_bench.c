@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/checked_math.h"
 #include "common/opt_driver.h"
 #include "common/parser.h"
 #include "concat/concat.h"
@@ -47,7 +48,11 @@ static void check_dims(concat_prb_t *p, const char *axis_text) {
                                   "differs from tensor 0 in dim %d, which is "
                                   "not the axis %d",
                                   desc, i, k, p->axis);
-        p->dst_dims[p->axis] += d->dims[i][p->axis];
+        if (!bench_add_i64(p->dst_dims[p->axis], d->dims[i][p->axis],
+                           &p->dst_dims[p->axis]))
+            bench_usage_error("bad concat descriptor '%s': the sizes along "
+                              "the axis %d overflow 64-bit arithmetic",
+                              desc, p->axis);
     }
 }
 

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
+#include "common/checked_math.h"
 #include "common/dnn_mem.h"
+#include "common/layout_tag.h"
 #include "common/opt_lists.h"
 #include "concat/concat.h"
 
@@ -57,6 +59,15 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
 
 int concat_prepare(bench_args_run_t *r, res_t *res) {
     const concat_prb_t *p = r->prb;
+    const concat_desc_t *d = &p->desc;
+    for (int i = 0; i < d->n; i++) {
+        char what[16];
+        snprintf(what, sizeof(what), "src%d", i);
+        if (!bench_check_nelems(what, d->ndims, d->dims[i], res))
+            return 0;
+    }
+    if (!bench_check_nelems("dst", d->ndims, p->dst_dims, res))
+        return 0;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -78,12 +89,12 @@ static int create(bench_args_run_t *r, res_t *res) {
         return 0;
     tsr_memory_desc_t src_md[MULTI_SRC_MAX], dst_md;
     for (int i = 0; i < d->n; i++)
-        if (!multi_src_md(&src_md[i], d->ndims, d->dims[i], p->sdt_dt, "stag",
-                          p->stag.item[i], res))
+        if (!bench_md_init_by_tag(&src_md[i], d->ndims, d->dims[i], p->sdt_dt,
+                                  p->stag.item[i], "--stag", "src", res))
             return 0;
     if (concat_has_dst_desc(p) &&
-        !multi_src_md(&dst_md, d->ndims, p->dst_dims, p->ddt_dt, "dtag",
-                      p->dtag, res))
+        !bench_md_init_by_tag(&dst_md, d->ndims, p->dst_dims, p->ddt_dt,
+                              p->dtag, "--dtag", "dst", res))
         return 0;
     tsr_status_t st = attr_create_tsr(&p->attr, d->ndims, p->dst_dims, 0, 0,
                                       NULL, &r->attr);
@@ -114,12 +125,12 @@ static int ref(bench_args_run_t *r, res_t *res) {
         }
     }
     float *dst = bench_args_ref(r, TSR_ARG_DST);
-    int64_t outer = 1, inner = 1;
-    for (int k = 0; k < p->axis; k++)
-        outer *= p->dst_dims[k];
-    for (int k = p->axis + 1; k < d->ndims; k++)
-        inner *= p->dst_dims[k];
-    const int64_t dst_block = p->dst_dims[p->axis] * inner;
+    /* dst's memory exists: these products fit (saturated regardless). */
+    const int64_t outer = bench_prod_i64_sat(p->dst_dims, p->axis);
+    const int64_t inner = bench_prod_i64_sat(p->dst_dims + p->axis + 1,
+                                             d->ndims - p->axis - 1);
+    const int64_t dst_block =
+            bench_prod_i64_sat(p->dst_dims + p->axis, d->ndims - p->axis);
 #pragma omp parallel for schedule(static)
     for (int64_t o = 0; o < outer; o++) {
         float *out = dst + o * dst_block;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "common/attr.h"
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/benchdnn.h"
 #include "common/dt_cfg.h"
 #include "common/fill_compare.h"
@@ -127,8 +127,9 @@ int conv_prb_check_sizes(const conv_prb_t *p, res_t *res);
 int64_t conv_src_nelems(const conv_prb_t *p);
 int64_t conv_wei_nelems(const conv_prb_t *p);
 int64_t conv_dst_nelems(const conv_prb_t *p);
-/* f32 elements of the harness' dense copies: inputs, bias, and dst before,
- * reference and result (what is allocated whichever library runs). */
+/* f32 elements of the harness' dense copies: inputs, bias, and dst's
+ * contents before execution, as read, the reference and the result (what
+ * is allocated whichever library runs). */
 double conv_harness_elems(const conv_prb_t *p);
 
 /* Reduction length of one output point: IC/G * KD * KH * KW. */
@@ -144,11 +145,10 @@ void conv_prb_repro(const conv_prb_t *p, int canonical, char *buf, size_t len);
 /* Fill and compare rules per data type (conv_cfg.c). */
 
 typedef enum {
-    /* bench_run_t.fill is indexed by the same kinds. */
-    CONV_DATA_SRC = BENCH_DATA_SRC,
-    CONV_DATA_WEI = BENCH_DATA_WEI,
-    CONV_DATA_BIA = BENCH_DATA_BIA,
-    CONV_DATA_DST = BENCH_DATA_DST, /* dst before execution (sum post-op) */
+    CONV_DATA_SRC = 0,
+    CONV_DATA_WEI,
+    CONV_DATA_BIA,
+    CONV_DATA_DST, /* dst before execution (sum post-op) */
 } conv_data_kind_t;
 
 typedef fill_rule_t conv_fill_t;
@@ -167,7 +167,14 @@ void conv_compare_cfg(const conv_prb_t *p, compare_cfg_t *cmp);
 /* ------------------------------------------------------------------------ */
 /* Reference (conv_ref.c). */
 
-typedef bench_ref_args_t conv_ref_args_t; /* dense logical order */
+/* What the reference reads and writes: dense logical f32 buffers. */
+typedef struct {
+    const float *src, *wei, *bia; /* bia may be NULL */
+    const float *dst_old;   /* dst before execution, as the sum post-op reads
+                               it; may be NULL without a sum post-op */
+    float *const *bin_src1; /* per post-op, dense over its dims, or NULL */
+    float *dst;             /* output */
+} conv_ref_args_t;
 
 /* Forward convolution with the problem's attributes, rounded and
  * saturated to the dst data type. */
@@ -247,33 +254,30 @@ int conv_prb_from_args_try(int n, char **toks, conv_prb_t *p, char *err);
 int conv_bench(int ntokens, char **tokens);
 /* --conv --help: the options, their defaults, the --attr-* options. */
 void conv_print_options(FILE *f);
-/* Creates, runs, checks and times `p` per bench_settings.mode (LIST is the
- * caller's); `repro` goes into performance lines. */
-void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res);
+/* Creates, runs, checks and times `p` on `lib` per bench_settings.mode
+ * (LIST is the caller's); `repro` goes into performance lines. */
+void conv_run_problem(const conv_prb_t *p, bench_lib_t lib, const char *repro,
+                      res_t *res);
 
-/* What every library's run of a problem shares (conv_run.c): */
-/* The harness' own checks before any library is asked: sizes that fit
- * (conv_prb_check_sizes), forward only (else UNIMPLEMENTED
- * "DIR: FWD_ONLY"), data types the `checker` ("library", "harness")
- * supports, attributes the reference applies, zero points it checks
- * exactly, and the harness' copies within the available memory. 0 with
- * res set when the problem stops. */
-int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
-                         const char *checker, res_t *res);
-/* Computes the reference of f's inputs into f->ref and compares f->got
- * with it, filling res. */
-void conv_check_against_ref(const conv_prb_t *p, const bench_f32_t *f,
-                            res_t *res);
-/* --mode=B: the dst of two runs (dense f32) must agree bit for bit;
- * FAILED when not, PASSED when res was EXECUTED. */
-void conv_compare_bitwise(const conv_prb_t *p, const float *first,
-                          const float *second_run, res_t *res);
-/* The performance line of `p` run by implementation `impl`, with the
- * bytes its memories take. */
-void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
-                      double ibytes, double obytes, const bench_timer_t *t);
-/* dst coordinates of a dense index ("mb0,oc3,oh1,ow2"), for mismatch
- * lines; `ctx` is the conv_prb_t. */
-void conv_dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len);
+/* The steps of a run both libraries share (conv_run.c); r->prb is the
+ * conv_prb_t. */
+/* The harness' own checks before any library is asked (sizes, forward
+ * only, data types, attributes and zero points the reference checks, the
+ * harness' copies within the available memory), with reasons naming the
+ * library or, for oneDNN, the harness. 0 with res set when it stops. */
+int conv_prepare(bench_args_run_t *r, bench_lib_t lib, res_t *res);
+/* After the pd: the scales and zero points the reference applies (else
+ * SKIPPED), their value counts, and the arguments. 0 with res set. */
+int conv_declare(bench_args_run_t *r, res_t *res);
+/* src, weights, dst (checked; its fill is what a sum post-op reads) and,
+ * `with_bias`, bias, each filled by `fill_fn` (shared with the matmul and
+ * inner product task). */
+void conv_declare_args(bench_args_run_t *r, int with_bias,
+                       bench_fill_fn fill_fn);
+/* The values of argument `arg` (TSR_ARG_SRC, _WEIGHTS, _BIAS, _DST) of
+ * `p`, n points, by conv_fill_cfg. */
+void conv_fill_values(const conv_prb_t *p, int arg, float *buf, int64_t n);
+/* oneDNN's descriptors of the problem (conv_onednn.c, built with oneDNN). */
+int conv_onednn_create(bench_args_run_t *r, res_t *res);
 
 #endif

@@ -13,7 +13,6 @@
 #include "common/cli_help.h"
 #include "common/parser.h"
 #include "conv/conv.h"
-#include "onednn/onednn.h"
 
 /* Defaults, as oneDNN's conv driver has them. */
 static void settings_defaults(conv_settings_t *s) {
@@ -309,10 +308,7 @@ static void loop_reset(void *state) {
 /* One problem on one library (--lib). */
 static void run_on_lib(void *prb, bench_lib_t lib, const char *repro,
                        res_t *res) {
-    if (lib == BENCH_LIB_ONEDNN)
-        conv_onednn_run_problem(prb, repro, res);
-    else
-        conv_run_problem(prb, repro, res);
+    conv_run_problem(prb, lib, repro, res);
 }
 
 static void loop_run_descriptor(void *state, const char *text) {
@@ -334,11 +330,17 @@ static void loop_run_descriptor(void *state, const char *text) {
     }
 }
 
+static void settings_free(void *s) {
+    conv_settings_fini(s);
+    free(s);
+}
+
 int conv_bench(int ntokens, char **tokens) {
     conv_settings_t *s = malloc(sizeof(*s));
     if (!s)
         bench_usage_error("out of memory");
     conv_settings_init(s);
+    bench_cleanup_push(settings_free, s);
     const bench_driver_loop_t loop = {
             .state = s,
             .parse_option = loop_parse_option,
@@ -346,7 +348,6 @@ int conv_bench(int ntokens, char **tokens) {
             .run_descriptor = loop_run_descriptor,
     };
     bench_driver_loop(ntokens, tokens, &loop);
-    conv_settings_fini(s);
-    free(s);
+    bench_cleanup_pop(1);
     return 0;
 }

@@ -1,26 +1,31 @@
-/* One convolution problem: library objects, memories and their fills, the
- * run, the check against the reference, and the timing. Every exit path
- * releases what was created; the outcome lands in `res`. */
+/* One convolution problem on the argument-keyed pipeline (common/bench_args.h):
+ * the harness' checks, Tessera's descriptors, the arguments and their fills,
+ * the reference, the comparison and the performance line. oneDNN's
+ * descriptors are in conv_onednn.c; everything else serves both libraries. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/checked_math.h"
 #include "common/perf_report.h"
-#include "common/timer.h"
 #include "conv/conv.h"
 
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
-                         const char *checker, res_t *res) {
+/* The texts name what lacks a feature: the library itself on Tessera, the
+ * harness' reference on oneDNN. */
+int conv_prepare(bench_args_run_t *r, bench_lib_t lib, res_t *res) {
+    const conv_prb_t *p = r->prb;
+    const int onednn = lib == BENCH_LIB_ONEDNN;
     if (!conv_prb_check_sizes(p, res))
         return 0;
     if (p->dir != CONV_FWD_B && p->dir != CONV_FWD_D && p->dir != CONV_FWD_I) {
         bench_set_state(res, STATE_UNIMPLEMENTED, "%s: %s",
-                        conv_dir2str(p->dir), fwd_only);
+                        conv_dir2str(p->dir),
+                        onednn ? "the harness' reference is forward only"
+                               : "the library has forward convolution only");
         return 0;
     }
     if (p->cfg.unsupported[0] ||
@@ -29,7 +34,7 @@ int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
                         "data type %s is not supported by the %s",
                         p->cfg.unsupported[0] ? p->cfg.unsupported
                                               : p->bia.unsupported,
-                        checker);
+                        onednn ? "harness" : "library");
         return 0;
     }
     const char *why = attr_unsupported(&p->attr);
@@ -48,9 +53,53 @@ int conv_check_supported(const conv_prb_t *p, const char *fwd_only,
             res);
 }
 
+void conv_fill_values(const conv_prb_t *p, int arg, float *buf, int64_t n) {
+    const conv_data_kind_t kind = arg == TSR_ARG_SRC       ? CONV_DATA_SRC
+                                  : arg == TSR_ARG_WEIGHTS ? CONV_DATA_WEI
+                                  : arg == TSR_ARG_BIAS    ? CONV_DATA_BIA
+                                                           : CONV_DATA_DST;
+    conv_fill_t fill;
+    conv_fill_cfg(p, kind, &fill);
+    fill_int_values(buf, n, fill.lo, fill.hi, fill.density, fill.seed);
+}
+
+static void fill(const void *prb, int arg, float *buf, int64_t n) {
+    conv_fill_values(prb, arg, buf, n);
+}
+
+void conv_declare_args(bench_args_run_t *r, int with_bias,
+                       bench_fill_fn fill_fn) {
+    /* dst gets a fill too: the sum post-op reads its contents. */
+    const bench_arg_decl_t decl[] = {
+            {TSR_ARG_SRC, fill_fn, 0, 0},
+            {TSR_ARG_WEIGHTS, fill_fn, 0, 0},
+            {TSR_ARG_DST, fill_fn, 1, 0},
+            {TSR_ARG_BIAS, fill_fn, 0, 0},
+    };
+    bench_args_declare(r, decl, with_bias ? 4 : 3);
+}
+
+int conv_declare(bench_args_run_t *r, res_t *res) {
+    const conv_prb_t *p = r->prb;
+    conv_quant_t quant;
+    char reason[sizeof(res->reason)];
+    if (conv_quant_init(p, &quant, reason, sizeof(reason)) != 0) {
+        bench_set_state(res, STATE_SKIPPED, "%s", reason);
+        return 0;
+    }
+    for (int q = 0; q < QARG_COUNT; q++) {
+        if (quant.scales[q].set)
+            r->scale_count[q] = quant.scales[q].count;
+        if (quant.zero_points[q].set)
+            r->zp_count[q] = quant.zero_points[q].count;
+    }
+    conv_declare_args(r, conv_prb_with_bias(p), fill);
+    return 1;
+}
+
 /* Memory descriptors, op descriptor, attributes and the primitive
  * descriptor. */
-static int create_pd(bench_run_t *r, res_t *res) {
+static int create_pd(bench_args_run_t *r, res_t *res) {
     const conv_prb_t *p = r->prb;
     const conv_desc_t *d = &p->desc;
     int64_t sdims[TSR_MAX_NDIMS], wdims[TSR_MAX_NDIMS], ddims[TSR_MAX_NDIMS];
@@ -90,41 +139,34 @@ static int create_pd(bench_run_t *r, res_t *res) {
         bench_set_status_state(res, st, "attributes");
         return 0;
     }
-    return bench_run_create_pd(r, &cd, res);
+    return bench_args_create_pd(r, &cd, res);
 }
 
-static int create(bench_run_t *r, res_t *res) {
-    const conv_prb_t *p = r->prb;
-    if (!conv_check_supported(p, "the library has forward convolution only",
-                              "library", res) ||
-        !create_pd(r, res))
-        return 0;
-    conv_quant_t quant;
-    char reason[sizeof(res->reason)];
-    if (conv_quant_init(p, &quant, reason, sizeof(reason)) != 0) {
-        bench_set_state(res, STATE_SKIPPED, "%s", reason);
-        return 0;
-    }
-    for (int q = 0; q < QARG_COUNT; q++) {
-        if (quant.scales[q].set)
-            r->scale_count[q] = quant.scales[q].count;
-        if (quant.zero_points[q].set)
-            r->zp_count[q] = quant.zero_points[q].count;
-    }
-    for (int k = 0; k < BENCH_DATA_COUNT; k++)
-        conv_fill_cfg(p, (conv_data_kind_t)k, &r->fill[k]);
-    return 1;
-}
-
-/* The harness' f32 copies: inputs, dst before, reference, result. */
-static double harness_elems(const bench_run_t *r) {
-    return conv_harness_elems(r->prb);
+static int create(bench_args_run_t *r, res_t *res) {
+    return conv_prepare(r, BENCH_LIB_TESSERA, res) && create_pd(r, res) &&
+           conv_declare(r, res);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Checks and the performance line */
+/* Reference, comparison and the performance line */
 
-void conv_dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
+static int ref(bench_args_run_t *r, res_t *res) {
+    (void)res;
+    const conv_ref_args_t args = {
+            .src = bench_args_in(r, TSR_ARG_SRC),
+            .wei = bench_args_in(r, TSR_ARG_WEIGHTS),
+            .bia = bench_args_in(r, TSR_ARG_BIAS),
+            .dst_old = bench_args_old(r, TSR_ARG_DST),
+            .bin_src1 = r->bin_f32,
+            .dst = bench_args_ref(r, TSR_ARG_DST),
+    };
+    conv_ref_fwd(r->prb, &args);
+    return 1;
+}
+
+/* dst coordinates of a dense index ("mb0,oc3,oh1,ow2"), for mismatch
+ * lines; `ctx` is the conv_prb_t. */
+static void dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
     const conv_prb_t *p = ctx;
     const conv_desc_t *d = &p->desc;
     static const char *const names[] = {"od", "oh", "ow"};
@@ -142,43 +184,17 @@ void conv_dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
                           (long long)o[i]);
 }
 
-void conv_check_against_ref(const conv_prb_t *p, const bench_f32_t *f,
-                            res_t *res) {
-    const conv_ref_args_t args = bench_f32_ref_args(f);
-    conv_ref_fwd(p, &args);
-    compare_cfg_t cmp;
-    conv_compare_cfg(p, &cmp);
-    cmp.idx2str = conv_dst_idx2str;
-    cmp.idx_ctx = p;
-    compare_f32(f->ref, f->got, conv_dst_nelems(p), &cmp, res);
+static void compare_cfg(const bench_args_run_t *r, int arg,
+                        compare_cfg_t *cmp) {
+    (void)arg;
+    conv_compare_cfg(r->prb, cmp);
+    cmp->idx2str = dst_idx2str;
+    cmp->idx_ctx = r->prb;
 }
 
-static void check_correctness(bench_run_t *r, res_t *res) {
-    conv_check_against_ref(r->prb, &r->f, res);
-}
-
-static void bitwise_cfg(const conv_prb_t *p, compare_cfg_t *cmp) {
-    memset(cmp, 0, sizeof(*cmp));
-    cmp->dt = p->cfg.dst;
-    cmp->idx2str = conv_dst_idx2str;
-    cmp->idx_ctx = p;
-}
-
-static void run_bitwise_cfg(const bench_run_t *r, compare_cfg_t *cmp,
-                            int64_t *n) {
-    bitwise_cfg(r->prb, cmp);
-    *n = conv_dst_nelems(r->prb);
-}
-
-void conv_compare_bitwise(const conv_prb_t *p, const float *first,
-                          const float *second_run, res_t *res) {
-    compare_cfg_t cmp;
-    bitwise_cfg(p, &cmp);
-    bench_compare_bitwise(&cmp, first, second_run, conv_dst_nelems(p), res);
-}
-
-void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
-                      double ibytes, double obytes, const bench_timer_t *t) {
+static void report_perf(const bench_args_run_t *r, const char *repro,
+                        double ibytes, double obytes, res_t *res) {
+    const conv_prb_t *p = r->prb;
     const conv_desc_t *d = &p->desc;
     char desc[512], attr[1024] = "", tag[3 * CONV_TAG_LEN + 3];
     conv_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
@@ -186,7 +202,7 @@ void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
     snprintf(tag, sizeof(tag), "%s:%s:%s", p->stag, p->wtag, p->dtag);
     perf_fields_t f;
     memset(&f, 0, sizeof(f));
-    f.impl = impl;
+    f.impl = res->impl_name;
     f.name = d->name;
     f.prb = repro;
     f.desc = desc;
@@ -210,24 +226,18 @@ void conv_report_perf(const conv_prb_t *p, const char *repro, const char *impl,
             d->pad[2], d->dil[0], d->dil[1], d->dil[2]};
     char text[22][PERF_EXTRA_LEN];
     perf_fields_set_extra(&f, 22, names, values, text);
-    perf_report(&f, t);
+    perf_report(&f, &res->timer);
 }
 
-static void report_perf(const bench_run_t *r, const char *repro, double ibytes,
-                        double obytes, res_t *res) {
-    conv_report_perf(r->prb, repro, res->impl_name, ibytes, obytes,
-                     &res->timer);
-}
-
-void conv_run_problem(const conv_prb_t *p, const char *repro, res_t *res) {
-    static const bench_run_ops_t ops = {
+void conv_run_problem(const conv_prb_t *p, bench_lib_t lib, const char *repro,
+                      res_t *res) {
+    static const bench_args_ops_t ops = {
             .create = create,
-            .harness_elems = harness_elems,
-            .check = check_correctness,
-            .bitwise_cfg = run_bitwise_cfg,
+            .ref = ref,
+            .compare_cfg = compare_cfg,
             .report_perf = report_perf,
             .fill_binary_src1 = conv_fill_binary_src1,
+            .create_onednn = BENCH_ARGS_ONEDNN(conv_onednn_create),
     };
-    bench_run_problem(&ops, p, &p->attr, conv_prb_with_bias(p),
-                      conv_dst_nelems(p), repro, res);
+    bench_args_run_problem(&ops, lib, p, &p->attr, repro, res);
 }

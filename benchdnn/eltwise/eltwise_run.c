@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/bench_args.h"
+#include "common/checked_math.h"
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
 #include "conv/conv.h" /* conv_fill_binary_src1: post-op inputs */
@@ -136,6 +137,8 @@ static int has_sum(const bench_attr_t *a) {
 
 int eltwise_prepare(bench_args_run_t *r, res_t *res) {
     const eltwise_prb_t *p = r->prb;
+    if (!bench_check_nelems("src", p->desc.ndims, p->desc.dims, res))
+        return 0;
     if (p->dt == tsr_data_type_undef) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->dt_text);
@@ -169,16 +172,10 @@ static int create(bench_args_run_t *r, res_t *res) {
     const dims_desc_t *d = &p->desc;
     if (!eltwise_prepare(r, res))
         return 0;
-    char tag[64];
-    bench_resolve_tag(p->tag, d->ndims, tag, sizeof(tag));
     tsr_memory_desc_t data_md;
-    if (tsr_memory_desc_init_by_tag(&data_md, d->ndims, d->dims, p->dt, tag) !=
-        tsr_success) {
-        bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                        "--tag=%s does not describe a %d-dimensional tensor",
-                        p->tag, d->ndims);
+    if (!bench_md_init_by_tag(&data_md, d->ndims, d->dims, p->dt, p->tag,
+                              "--tag", "src", res))
         return 0;
-    }
     tsr_status_t st =
             attr_create_tsr(&p->attr, d->ndims, d->dims, 0, 0, NULL, &r->attr);
     if (st != tsr_success) {
@@ -428,9 +425,7 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     f.ibytes = ibytes;
     f.obytes = obytes;
     /* csv: N, C and the product of the rest. */
-    int64_t spatial = 1;
-    for (int i = 2; i < d->ndims; i++)
-        spatial *= d->dims[i];
+    const int64_t spatial = bench_prod_i64_sat(d->dims + 2, d->ndims - 2);
     static const char *const names[] = {"n", "c", "sp"};
     const int64_t values[] = {d->dims[0], d->ndims > 1 ? d->dims[1] : 1,
                               spatial};

@@ -56,4 +56,9 @@ void ip_prb_repro(const ip_prb_t *p, int canonical, char *buf, size_t len);
 
 int ip_bench(int ntokens, char **tokens);
 
+/* The task's run with the inner product's descriptors (ip_run.c), and oneDNN's
+ * (ip_onednn.c, built with oneDNN). */
+extern const bench_args_ops_t ip_task_ops;
+int ip_onednn_create(bench_args_run_t *r, res_t *res);
+
 #endif

@@ -161,8 +161,8 @@ static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
     char desc[512];
     ip_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
-    mm_task_run_described(&t, lib, d->name, desc, dir_names[p->dir],
-                          option_tags, d->mb, repro, res);
+    mm_task_run_described(&t, &ip_task_ops, lib, d->name, desc,
+                          dir_names[p->dir], option_tags, d->mb, repro, res);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -62,4 +62,9 @@ void matmul_prb_repro(const matmul_prb_t *p, int canonical, char *buf,
 
 int matmul_bench(int ntokens, char **tokens);
 
+/* The task's run with the matmul's descriptors (matmul_run.c), and oneDNN's
+ * (matmul_onednn.c, built with oneDNN). */
+extern const bench_args_ops_t matmul_task_ops;
+int matmul_onednn_create(bench_args_run_t *r, res_t *res);
+
 #endif

@@ -213,13 +213,13 @@ static void run_problem(const void *prb, bench_lib_t lib, const char *repro,
     t.M = d->dst[nd - 2];
     t.N = d->dst[nd - 1];
     t.K = d->src[nd - 1];
-    /* Saturated: mm_task_check_supported rejects a dst that overflows. */
+    /* Saturated: mm_task_prepare rejects a dst that overflows. */
     t.batch = bench_prod_i64_sat(d->dst, nd - 2);
     char desc[512];
     matmul_desc_print(d, bench_settings.canonical, desc, sizeof(desc));
     const char *const option_tags[3] = {p->tag[0], p->tag[1], p->tag[2]};
-    mm_task_run_described(&t, lib, d->name, desc, "", option_tags, t.batch,
-                          repro, res);
+    mm_task_run_described(&t, &matmul_task_ops, lib, d->name, desc, "",
+                          option_tags, t.batch, repro, res);
 }
 
 /* ------------------------------------------------------------------------ */

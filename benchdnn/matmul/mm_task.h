@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "common/attr.h"
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/benchdnn.h"
 #include "conv/conv.h"
 #include "tessera.h"
@@ -94,50 +94,56 @@ void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p);
 /* 2 * batch * M * N * K. */
 double mm_task_ops(const mm_task_t *t);
 
-/* Creates, runs, checks and times the task on Tessera per
- * bench_settings.mode; the outcome lands in `res`. */
-void mm_task_run(const mm_task_t *t, const char *repro, res_t *res);
-/* The task on `lib` (mm_task_run, or the oneDNN path of onednn/onednn.h)
- * with the performance line fields set: the problem's name, descriptor,
- * direction, its three tags (option values, joined "src:wei:dst") and
- * mb. */
-void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
-                           const char *desc, const char *dir,
-                           const char *const tags[3], int64_t mb,
-                           const char *repro, res_t *res);
+/* Runs the task on `lib` with the performance line fields set (the
+ * problem's name, descriptor, direction, its three tags as the option
+ * values, joined "src:wei:dst", and mb): the argument-keyed pipeline with
+ * the driver's `ops`, whose create functions build its op descriptor
+ * (mm_task_create; oneDNN's in mm_task_onednn.h) and whose other steps are the
+ * task's (MM_TASK_OPS). */
+void mm_task_run_described(mm_task_t *t, const bench_args_ops_t *ops,
+                           bench_lib_t lib, const char *name, const char *desc,
+                           const char *dir, const char *const tags[3],
+                           int64_t mb, const char *repro, res_t *res);
 
-/* What every library's run of a task shares (mm_task_run.c): */
+/* The steps of a task's run on either library (mm_task_run.c); r->prb is
+ * the mm_task_t. */
+/* Builds the driver's op descriptor from the tensors' descriptors (bia
+ * NULL without bias), then the attributes (mm_task_attr) and r->pd. 0
+ * with res set. */
+typedef int (*mm_task_pd_fn)(bench_args_run_t *r, const tsr_memory_desc_t *src,
+                             const tsr_memory_desc_t *wei,
+                             const tsr_memory_desc_t *bia,
+                             const tsr_memory_desc_t *dst, res_t *res);
+/* Tessera's create: the harness' checks (mm_task_prepare), the tensors'
+ * descriptors, `pd_fn`, and the arguments (mm_task_declare). */
+int mm_task_create(bench_args_run_t *r, mm_task_pd_fn pd_fn, res_t *res);
+/* r->attr from the task's attributes. 0 with res set. */
+int mm_task_attr(bench_args_run_t *r, res_t *res);
 /* The harness' own checks before any library is asked: tensors whose
  * element counts fit in int64 (else INVALID_ARGUMENTS naming the dims),
- * data types the `checker` ("library", "harness") supports, attributes,
- * scales and zero points the reference applies exactly, and the harness'
- * copies within the available memory. 0 with res set when the problem
- * stops. */
-int mm_task_check_supported(const mm_task_t *t, const char *checker,
-                            res_t *res);
-/* The fill of each data kind (bench_data_kind_t). */
-void mm_task_fill_rules(const mm_task_t *t, fill_rule_t fill[BENCH_DATA_COUNT]);
-/* f32 elements the reference takes beyond the dense copies (its double
- * copies of src and weights). */
-double mm_task_ref_elems(const mm_task_t *t);
-/* Computes the reference of f's inputs into f->ref and compares f->got
- * with it, filling res. */
-void mm_task_check_against_ref(const mm_task_t *t, const bench_f32_t *f,
-                               res_t *res);
-/* --mode=B: the dst of two runs (dense f32) must agree bit for bit. */
-void mm_task_compare_bitwise(const mm_task_t *t, const float *first,
-                             const float *second_run, res_t *res);
-/* The performance line of `t` run by implementation `impl`, with the
- * bytes its memories take. */
-void mm_task_report_perf(const mm_task_t *t, const char *repro,
-                         const char *impl, double ibytes, double obytes,
-                         const bench_timer_t *timer);
+ * data types the library (or, on oneDNN, the harness) supports,
+ * attributes, scales and zero points the reference applies exactly, and
+ * the harness' copies within the available memory. 0 with res set. */
+int mm_task_prepare(bench_args_run_t *r, bench_lib_t lib, res_t *res);
+/* After the pd: scale and zero-point value counts and the arguments (src,
+ * weights, bias, dst checked). */
+void mm_task_declare(bench_args_run_t *r);
+int mm_task_ref(bench_args_run_t *r, res_t *res);
+void mm_task_compare_cfg(const bench_args_run_t *r, int arg,
+                         compare_cfg_t *cmp);
+void mm_task_report_perf(const bench_args_run_t *r, const char *repro,
+                         double ibytes, double obytes, res_t *res);
+/* The task's steps in a driver's bench_args_ops_t. */
+#define MM_TASK_OPS                                                            \
+    .ref = mm_task_ref, .compare_cfg = mm_task_compare_cfg,                    \
+    .report_perf = mm_task_report_perf,                                        \
+    .fill_binary_src1 = conv_fill_binary_src1
 
 /* The reference: dense logical f32 buffers in, dst (dense, rounded to the
  * dst type) out. Scales and zero points are looked up by their masks over
  * each argument's logical dims, values as attr_scale_value/attr_zp_value
  * give them. */
-typedef bench_ref_args_t mm_ref_args_t;
+typedef conv_ref_args_t mm_ref_args_t;
 
 /* Returns 0, or -1 (dst then left unwritten) when out of memory. */
 int mm_ref(const mm_task_t *t, const mm_ref_args_t *args);

@@ -1,17 +1,17 @@
-/* One "dst = src x weights" task on the library: objects, memories and
- * their fills, the run, the check against mm_ref, and the timing. Every
- * exit path releases what was created; the outcome lands in `res`. */
+/* One "dst = src x weights" task on the argument-keyed pipeline
+ * (common/bench_args.h): the harness' checks, Tessera's tensor descriptors
+ * and attributes, the arguments and their fills, the reference (mm_ref),
+ * the comparison and the performance line. The drivers give the op
+ * descriptors (ip_run.c, matmul_run.c and their *_onednn.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/checked_math.h"
 #include "common/opt_lists.h"
 #include "common/perf_report.h"
-#include "common/timer.h"
 #include "matmul/mm_task.h"
-#include "onednn/onednn.h"
 
 void mm_task_rules_prb(const mm_task_t *t, conv_prb_t *p) {
     memset(p, 0, sizeof(*p));
@@ -32,7 +32,7 @@ double mm_task_ops(const mm_task_t *t) {
     return 2.0 * (double)t->batch * (double)t->M * (double)t->N * (double)t->K;
 }
 
-/* Saturated: mm_task_check_supported accepts only tasks whose tensors'
+/* Saturated: mm_task_prepare accepts only tasks whose tensors'
  * element counts fit. */
 static int64_t dims_nelems(int ndims, const int64_t *dims) {
     return bench_prod_i64_sat(dims, ndims);
@@ -55,28 +55,26 @@ static double src_wei_elems(const mm_task_t *t) {
            (double)dims_nelems(t->wei_ndims, t->wei_dims);
 }
 
-double mm_task_ref_elems(const mm_task_t *t) {
-    return 2.0 * src_wei_elems(t); /* a double per element */
-}
-
-/* f32 copies, and the reference's own. */
+/* f32 copies, and the reference's own (a double per src and weights
+ * element). */
 static double task_harness_elems(const mm_task_t *t) {
     const double out = (double)dims_nelems(t->dst_ndims, t->dst_dims);
-    return src_wei_elems(t) + 4.0 * out + mm_task_ref_elems(t);
+    return 3.0 * src_wei_elems(t) + 4.0 * out;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-int mm_task_check_supported(const mm_task_t *t, const char *checker,
-                            res_t *res) {
+int mm_task_prepare(bench_args_run_t *r, bench_lib_t lib, res_t *res) {
+    const mm_task_t *t = r->prb;
     const bench_attr_t *a = t->attr;
     if (!check_sizes(t, res))
         return 0;
     if (t->cfg.unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported by the %s",
-                        t->cfg.unsupported, checker);
+                        t->cfg.unsupported,
+                        lib == BENCH_LIB_ONEDNN ? "harness" : "library");
         return 0;
     }
     const char *why = attr_unsupported(a);
@@ -137,8 +135,53 @@ static int init_md(const mm_task_t *t, int which, tsr_memory_desc_t *md,
                                 arg_names[which], res);
 }
 
-static int create_pd(bench_run_t *r, res_t *res) {
+int mm_task_attr(bench_args_run_t *r, res_t *res) {
     const mm_task_t *t = r->prb;
+    const int qarg_ndims[QARG_COUNT] = {t->src_ndims, t->wei_ndims,
+                                        t->dst_ndims};
+    const tsr_status_t st =
+            attr_create_tsr(t->attr, t->dst_ndims, t->dst_dims, t->wei_oc_mask,
+                            !t->is_ip, qarg_ndims, &r->attr);
+    if (st != tsr_success) {
+        bench_set_status_state(res, st, "attributes");
+        return 0;
+    }
+    return 1;
+}
+
+/* The quantization value counts: masks over each argument's dims. */
+static int64_t quant_count(const mm_task_t *t, int qarg, int is_zp) {
+    const bench_attr_t *a = t->attr;
+    const int set = is_zp ? a->zero_points[qarg].set : a->scales[qarg].set;
+    if (!set)
+        return -1;
+    const bench_policy_t policy =
+            is_zp ? a->zero_points[qarg].policy : a->scales[qarg].policy;
+    const int mask = mm_task_q_mask(t, policy, qarg);
+    int ndims;
+    const int64_t *dims = mm_task_arg(t, qarg, &ndims, NULL);
+    return attr_mask_count(mask, ndims, dims);
+}
+
+static void fill(const void *prb, int arg, float *buf, int64_t n) {
+    conv_prb_t rules;
+    mm_task_rules_prb(prb, &rules);
+    conv_fill_values(&rules, arg, buf, n);
+}
+
+void mm_task_declare(bench_args_run_t *r) {
+    const mm_task_t *t = r->prb;
+    for (int q = 0; q < QARG_COUNT; q++) {
+        r->scale_count[q] = quant_count(t, q, 0);
+        r->zp_count[q] = quant_count(t, q, 1);
+    }
+    conv_declare_args(r, t->with_bias, fill);
+}
+
+int mm_task_create(bench_args_run_t *r, mm_task_pd_fn pd_fn, res_t *res) {
+    const mm_task_t *t = r->prb;
+    if (!mm_task_prepare(r, BENCH_LIB_TESSERA, res))
+        return 0;
     tsr_memory_desc_t src_md, wei_md, bia_md, dst_md;
     if (!init_md(t, MM_SRC, &src_md, res) ||
         !init_md(t, MM_WEI, &wei_md, res) || !init_md(t, MM_DST, &dst_md, res))
@@ -154,80 +197,32 @@ static int create_pd(bench_run_t *r, res_t *res) {
             return 0;
         }
     }
-    const tsr_memory_desc_t *bia = t->with_bias ? &bia_md : NULL;
-    tsr_inner_product_desc_t ipd;
-    tsr_matmul_desc_t mmd;
-    const void *op;
-    tsr_status_t st;
-    if (t->is_ip) {
-        st = tsr_inner_product_forward_desc_init(&ipd, t->ip_prop, &src_md,
-                                                 &wei_md, bia, &dst_md);
-        op = &ipd;
-    } else {
-        st = tsr_matmul_desc_init(&mmd, &src_md, &wei_md, bia, &dst_md);
-        op = &mmd;
-    }
-    if (st != tsr_success) {
-        bench_set_status_state(res, st,
-                               t->is_ip ? "inner product descriptor"
-                                        : "matmul descriptor");
+    if (!pd_fn(r, &src_md, &wei_md, t->with_bias ? &bia_md : NULL, &dst_md,
+               res))
         return 0;
-    }
-    const int qarg_ndims[QARG_COUNT] = {t->src_ndims, t->wei_ndims,
-                                        t->dst_ndims};
-    st = attr_create_tsr(t->attr, t->dst_ndims, t->dst_dims, t->wei_oc_mask,
-                         !t->is_ip, qarg_ndims, &r->attr);
-    if (st != tsr_success) {
-        bench_set_status_state(res, st, "attributes");
-        return 0;
-    }
-    return bench_run_create_pd(r, op, res);
-}
-
-/* The quantization value counts: masks over each argument's dims. */
-static int64_t quant_count(const mm_task_t *t, int qarg, int is_zp) {
-    const bench_attr_t *a = t->attr;
-    const int set = is_zp ? a->zero_points[qarg].set : a->scales[qarg].set;
-    if (!set)
-        return -1;
-    const bench_policy_t policy =
-            is_zp ? a->zero_points[qarg].policy : a->scales[qarg].policy;
-    const int mask = mm_task_q_mask(t, policy, qarg);
-    const int ndims = qarg == QARG_SRC   ? t->src_ndims
-                      : qarg == QARG_WEI ? t->wei_ndims
-                                         : t->dst_ndims;
-    const int64_t *dims = qarg == QARG_SRC   ? t->src_dims
-                          : qarg == QARG_WEI ? t->wei_dims
-                                             : t->dst_dims;
-    return attr_mask_count(mask, ndims, dims);
-}
-
-void mm_task_fill_rules(const mm_task_t *t,
-                        fill_rule_t fill[BENCH_DATA_COUNT]) {
-    conv_prb_t rules;
-    mm_task_rules_prb(t, &rules);
-    for (int k = 0; k < BENCH_DATA_COUNT; k++)
-        conv_fill_cfg(&rules, (conv_data_kind_t)k, &fill[k]);
-}
-
-static int create(bench_run_t *r, res_t *res) {
-    const mm_task_t *t = r->prb;
-    if (!mm_task_check_supported(t, "library", res) || !create_pd(r, res))
-        return 0;
-    for (int q = 0; q < QARG_COUNT; q++) {
-        r->scale_count[q] = quant_count(t, q, 0);
-        r->zp_count[q] = quant_count(t, q, 1);
-    }
-    mm_task_fill_rules(t, r->fill);
+    mm_task_declare(r);
     return 1;
 }
 
-static double harness_elems(const bench_run_t *r) {
-    return task_harness_elems(r->prb);
-}
-
 /* ------------------------------------------------------------------------ */
-/* Checks and the performance line */
+/* Reference, comparison and the performance line */
+
+int mm_task_ref(bench_args_run_t *r, res_t *res) {
+    const mm_ref_args_t args = {
+            .src = bench_args_in(r, TSR_ARG_SRC),
+            .wei = bench_args_in(r, TSR_ARG_WEIGHTS),
+            .bia = bench_args_in(r, TSR_ARG_BIAS),
+            .dst_old = bench_args_old(r, TSR_ARG_DST),
+            .bin_src1 = r->bin_f32,
+            .dst = bench_args_ref(r, TSR_ARG_DST),
+    };
+    if (mm_ref(r->prb, &args) != 0) {
+        bench_set_state(res, STATE_SKIPPED,
+                        "not enough memory for the reference");
+        return 0;
+    }
+    return 1;
+}
 
 /* dst coordinates of a dense index ("2,0,5"), for mismatch lines. */
 static void dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
@@ -249,53 +244,24 @@ static void dst_idx2str(const void *ctx, int64_t idx, char *buf, size_t len) {
     }
 }
 
-static void compare_cfg_init(const mm_task_t *t, compare_cfg_t *cmp) {
+void mm_task_compare_cfg(const bench_args_run_t *r, int arg,
+                         compare_cfg_t *cmp) {
+    (void)arg;
     conv_prb_t rules;
-    mm_task_rules_prb(t, &rules);
+    mm_task_rules_prb(r->prb, &rules);
     conv_compare_cfg(&rules, cmp);
     cmp->idx2str = dst_idx2str;
-    cmp->idx_ctx = t;
+    cmp->idx_ctx = r->prb;
 }
 
-void mm_task_check_against_ref(const mm_task_t *t, const bench_f32_t *f,
-                               res_t *res) {
-    const mm_ref_args_t args = bench_f32_ref_args(f);
-    if (mm_ref(t, &args) != 0) {
-        bench_set_state(res, STATE_SKIPPED,
-                        "not enough memory for the reference");
-        return;
-    }
-    compare_cfg_t cmp;
-    compare_cfg_init(t, &cmp);
-    compare_f32(f->ref, f->got, dims_nelems(t->dst_ndims, t->dst_dims), &cmp,
-                res);
-}
-
-static void check_correctness(bench_run_t *r, res_t *res) {
-    mm_task_check_against_ref(r->prb, &r->f, res);
-}
-
-static void bitwise_cfg(const bench_run_t *r, compare_cfg_t *cmp, int64_t *n) {
-    compare_cfg_init(r->prb, cmp);
-    *n = r->dst_nelems;
-}
-
-void mm_task_compare_bitwise(const mm_task_t *t, const float *first,
-                             const float *second_run, res_t *res) {
-    compare_cfg_t cmp;
-    compare_cfg_init(t, &cmp);
-    bench_compare_bitwise(&cmp, first, second_run,
-                          dims_nelems(t->dst_ndims, t->dst_dims), res);
-}
-
-void mm_task_report_perf(const mm_task_t *t, const char *repro,
-                         const char *impl, double ibytes, double obytes,
-                         const bench_timer_t *timer) {
+void mm_task_report_perf(const bench_args_run_t *r, const char *repro,
+                         double ibytes, double obytes, res_t *res) {
+    const mm_task_t *t = r->prb;
     char attr[1024] = "";
     attr_to_repro(t->attr, 0, attr, sizeof(attr));
     perf_fields_t f;
     memset(&f, 0, sizeof(f));
-    f.impl = impl;
+    f.impl = res->impl_name;
     f.name = t->name;
     f.prb = repro;
     f.desc = t->desc;
@@ -313,19 +279,13 @@ void mm_task_report_perf(const mm_task_t *t, const char *repro,
     const int64_t values[] = {t->batch, t->M, t->N, t->K};
     char text[4][PERF_EXTRA_LEN];
     perf_fields_set_extra(&f, 4, names, values, text);
-    perf_report(&f, timer);
+    perf_report(&f, &res->timer);
 }
 
-static void report_perf(const bench_run_t *r, const char *repro, double ibytes,
-                        double obytes, res_t *res) {
-    mm_task_report_perf(r->prb, repro, res->impl_name, ibytes, obytes,
-                        &res->timer);
-}
-
-void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
-                           const char *desc, const char *dir,
-                           const char *const tags[3], int64_t mb,
-                           const char *repro, res_t *res) {
+void mm_task_run_described(mm_task_t *t, const bench_args_ops_t *ops,
+                           bench_lib_t lib, const char *name, const char *desc,
+                           const char *dir, const char *const tags[3],
+                           int64_t mb, const char *repro, res_t *res) {
     char tags_text[3 * OPT_VALUE_LEN + 3];
     snprintf(tags_text, sizeof(tags_text), "%s:%s:%s", tags[0], tags[1],
              tags[2]);
@@ -334,21 +294,5 @@ void mm_task_run_described(mm_task_t *t, bench_lib_t lib, const char *name,
     t->dir = dir;
     t->tags_text = tags_text;
     t->mb = mb;
-    if (lib == BENCH_LIB_ONEDNN)
-        mm_onednn_run_task(t, repro, res);
-    else
-        mm_task_run(t, repro, res);
-}
-
-void mm_task_run(const mm_task_t *t, const char *repro, res_t *res) {
-    static const bench_run_ops_t ops = {
-            .create = create,
-            .harness_elems = harness_elems,
-            .check = check_correctness,
-            .bitwise_cfg = bitwise_cfg,
-            .report_perf = report_perf,
-            .fill_binary_src1 = conv_fill_binary_src1,
-    };
-    bench_run_problem(&ops, t, t->attr, t->with_bias,
-                      dims_nelems(t->dst_ndims, t->dst_dims), repro, res);
+    bench_args_run_problem(ops, lib, t, t->attr, repro, res);
 }

@@ -49,12 +49,24 @@ int onednn_args_md(dnnl_memory_desc_t *md, int ndims, const int64_t *dims,
     return 0;
 }
 
-dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
-                                       const bench_attr_t *attr, int ndims,
-                                       const int64_t *dims, res_t *res) {
+dnnl_primitive_attr_t onednn_args_attr_shape(bench_args_run_t *r,
+                                             const bench_attr_t *attr,
+                                             const onednn_attr_shape_t *shape,
+                                             res_t *res) {
     onednn_state_t *st = state(r, res);
     if (!st)
         return NULL;
+    if (!st->attr &&
+        onednn_attr_create(attr, shape, &st->attr, res->reason) != 0) {
+        st->attr = NULL;
+        res->state = STATE_UNIMPLEMENTED;
+    }
+    return st->attr;
+}
+
+dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
+                                       const bench_attr_t *attr, int ndims,
+                                       const int64_t *dims, res_t *res) {
     onednn_attr_shape_t shape;
     memset(&shape, 0, sizeof(shape));
     for (int q = 0; q < QARG_COUNT; q++) {
@@ -62,12 +74,7 @@ dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
         for (int k = 0; k < ndims; k++)
             shape.dims[q][k] = dims[k];
     }
-    if (!st->attr &&
-        onednn_attr_create(attr, &shape, &st->attr, res->reason) != 0) {
-        st->attr = NULL;
-        res->state = STATE_UNIMPLEMENTED;
-    }
-    return st->attr;
+    return onednn_args_attr_shape(r, attr, &shape, res);
 }
 
 int onednn_args_create_fwd_pd(bench_args_run_t *r, const_dnnl_op_desc_t op,
@@ -244,6 +251,26 @@ static const dnnl_memory_desc_t *arg_md(const_dnnl_primitive_desc_t pd,
     return md && md->ndims > 0 ? md : NULL;
 }
 
+/* An input layout oneDNN keeps to itself (see onednn_md_to_tsr). */
+static int owned_layout(const dnnl_memory_desc_t *md) {
+    return md->format_kind != dnnl_blocked ||
+           md->extra.flags != dnnl_memory_extra_flag_none;
+}
+
+/* The harness' plain stand-in of an owned layout: dims and data type. */
+static int plain_tsr_md(const dnnl_memory_desc_t *in, tsr_memory_desc_t *out,
+                        char *reason) {
+    if (in->ndims > TSR_MAX_NDIMS ||
+        tsr_memory_desc_init_by_strides(out, in->ndims, in->dims,
+                                        tsr_dt(in->data_type),
+                                        NULL) != tsr_success) {
+        snprintf(reason, ONEDNN_REASON_LEN,
+                 "oneDNN chose a layout the harness cannot read");
+        return -1;
+    }
+    return 0;
+}
+
 static int lib_has_fwd(const bench_args_run_t *r) {
     return cstate(r) && cstate(r)->fwd_pd;
 }
@@ -256,12 +283,30 @@ static int lib_arg(const bench_args_run_t *r, int fwd, int arg,
     *usage = tsr_arg_unused;
     if (!dmd)
         return 1;
-    if (onednn_md_to_tsr(dmd, md, res->reason) != 0) {
+    const tsr_arg_usage_t u = usage_of(pd, arg);
+    const int plain = u == tsr_arg_input && owned_layout(dmd);
+    if ((plain ? plain_tsr_md(dmd, md, res->reason)
+               : onednn_md_to_tsr(dmd, md, res->reason)) != 0) {
         res->state = STATE_UNIMPLEMENTED;
         return 0;
     }
-    *usage = usage_of(pd, arg);
+    *usage = u;
     return 1;
+}
+
+/* Inputs of an owned layout: oneDNN's memory, filled by its reorder from
+ * the plain values (computing the compensation), which also gives back
+ * the values the primitive reads (see onednn_mem_from_f32). */
+static int lib_store(bench_args_run_t *r, int i, float *values) {
+    onednn_state_t *st = r->lib_state;
+    const bench_arg_mem_t *m = &r->mems[i];
+    const dnnl_memory_desc_t *md =
+            arg_md(m->usage ? st->pd : st->fwd_pd, m->arg);
+    if (!md || !owned_layout(md))
+        return -1;
+    char reason[ONEDNN_REASON_LEN];
+    return onednn_mem_create(&st->mems[i], md, reason) == 0 &&
+           onednn_mem_from_f32(st->mems[i], values, reason) == 0;
 }
 
 static size_t pd_bytes(const_dnnl_primitive_desc_t pd) {
@@ -354,7 +399,7 @@ static int lib_bind(bench_args_run_t *r, const bench_args_ops_t *ops,
         const dnn_mem_t *buf = m->alias >= 0 ? &r->mems[m->alias].mem : &m->mem;
         const dnnl_memory_desc_t *md =
                 arg_md(m->usage ? st->pd : st->fwd_pd, m->arg);
-        if (!md || !wrap(&st->mems[i], md, buf))
+        if (!md || (!st->mems[i] && !wrap(&st->mems[i], md, buf)))
             return 0;
         if (m->usage != tsr_arg_unused)
             add_arg(st->args, &st->nargs, m->arg, st->mems[i]);
@@ -414,6 +459,7 @@ const bench_args_lib_t bench_args_onednn_lib = {
         .has_fwd = lib_has_fwd,
         .arg = lib_arg,
         .pd_bytes = lib_pd_bytes,
+        .store = lib_store,
         .create_primitives = lib_create_primitives,
         .bind = lib_bind,
         .execute = lib_execute,

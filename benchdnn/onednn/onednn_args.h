@@ -26,6 +26,13 @@ dnnl_primitive_attr_t onednn_args_attr(bench_args_run_t *r,
                                        const bench_attr_t *attr, int ndims,
                                        const int64_t *dims, res_t *res);
 
+/* The same where each tensor has its own dims and the channels their
+ * masks (convolution, inner product, matmul: see onednn_attr_shape_t). */
+dnnl_primitive_attr_t onednn_args_attr_shape(bench_args_run_t *r,
+                                             const bench_attr_t *attr,
+                                             const onednn_attr_shape_t *shape,
+                                             res_t *res);
+
 /* The forward-training pd of a backward problem (default attributes), as
  * bench_args_create_fwd_pd. */
 int onednn_args_create_fwd_pd(bench_args_run_t *r, const_dnnl_op_desc_t op,
@@ -47,7 +54,12 @@ int onednn_args_adopt_pd(bench_args_run_t *r, dnnl_primitive_desc_t pd,
                          res_t *res);
 
 /* Tessera's descriptor of a oneDNN memory descriptor (the same blocking
- * model); -1 with a reason for what Tessera cannot describe. */
+ * model); -1 with a reason for what Tessera cannot describe. An input
+ * whose layout carries oneDNN's extra data (int8 weights' compensation)
+ * or has no blocking (Winograd weights) is not translated: the run
+ * describes it to the harness as a plain memory of its dims and data type
+ * and writes the values into oneDNN's own memory with oneDNN's reorder
+ * (bench_args_lib_t.store). */
 int onednn_md_to_tsr(const dnnl_memory_desc_t *in, tsr_memory_desc_t *out,
                      char *reason);
 

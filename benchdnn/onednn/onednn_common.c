@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
+
 static dnnl_engine_t engine;
 static dnnl_stream_t stream;
 
@@ -254,7 +256,7 @@ static int append_post_op(dnnl_post_ops_t ops, const bench_post_op_t *po,
         }
         st = dnnl_post_ops_append_binary(ops, onednn_binary_alg(po->alg), &md);
     } else if (po->kind == tsr_post_op_prelu) {
-        /* onednn_run.c makes no prelu weights memory for oneDNN yet. */
+        /* The harness makes no prelu weights memory for oneDNN yet. */
         set_reason(reason, "post-op prelu is not compared with oneDNN yet");
         return -1;
     }
@@ -285,6 +287,25 @@ static int set_post_ops(dnnl_primitive_attr_t a, const bench_attr_t *attr,
     return rc;
 }
 
+/* Room for `count` attribute values of `size` bytes: allocated only when
+ * the byte count fits and passes the memory check (the count comes from
+ * user dims); NULL with the reason otherwise. */
+static void *alloc_values(int64_t count, size_t size, const char *what,
+                          char *reason) {
+    const size_t bytes = bench_bytes_sat(count, size);
+    res_t unfit;
+    if (bytes == SIZE_MAX || !bench_mem_check(bytes, &unfit)) {
+        set_reason(reason, "%lld %s values: not enough memory",
+                   (long long)count, what);
+        return NULL;
+    }
+    void *values = malloc(bytes);
+    if (!values)
+        set_reason(reason, "%lld %s values: out of memory", (long long)count,
+                   what);
+    return values;
+}
+
 /* Output scales from values attr_scale_value gives over `count` points. */
 static int set_output_scales(dnnl_primitive_attr_t a, int64_t count, int mask,
                              const float *values, char *reason) {
@@ -303,11 +324,9 @@ static int set_legacy_oscale(dnnl_primitive_attr_t a, const bench_scale_t *s,
     const int mask = attr_policy_mask(s->policy, QARG_DST, dn,
                                       shape->wei_oc_mask, shape->data_oc_last);
     const int64_t count = attr_mask_count(mask, dn, shape->dims[QARG_DST]);
-    float *values = malloc(sizeof(float) * (size_t)count);
-    if (!values) {
-        set_reason(reason, "out of memory");
+    float *values = alloc_values(count, sizeof(float), "output scale", reason);
+    if (!values)
         return -1;
-    }
     for (int64_t i = 0; i < count; i++)
         values[i] = attr_scale_value(s, i);
     const int rc = set_output_scales(a, count, mask, values, reason);
@@ -346,11 +365,9 @@ static int set_arg_scales(dnnl_primitive_attr_t a, const bench_attr_t *attr,
     const int dn = shape->ndims[QARG_DST];
     const int mask = per_oc ? shape->dst_oc_mask : 0;
     const int64_t count = attr_mask_count(mask, dn, shape->dims[QARG_DST]);
-    float *values = malloc(sizeof(float) * (size_t)count);
-    if (!values) {
-        set_reason(reason, "out of memory");
+    float *values = alloc_values(count, sizeof(float), "scale", reason);
+    if (!values)
         return -1;
-    }
     /* Per-oc weights values are indexed by output channel (with groups
      * the (g, oc) mask flattens to the same index). */
     for (int64_t oc = 0; oc < count; oc++) {
@@ -381,11 +398,10 @@ static int set_zero_points(dnnl_primitive_attr_t a, const bench_attr_t *attr,
                                  shape->wei_oc_mask, shape->data_oc_last);
         const int64_t count =
                 attr_mask_count(mask, shape->ndims[q], shape->dims[q]);
-        int32_t *values = malloc(sizeof(int32_t) * (size_t)count);
-        if (!values) {
-            set_reason(reason, "out of memory");
+        int32_t *values =
+                alloc_values(count, sizeof(int32_t), "zero point", reason);
+        if (!values)
             return -1;
-        }
         for (int64_t i = 0; i < count; i++)
             values[i] = attr_zp_value(z, i);
         const dnnl_status_t st = dnnl_primitive_attr_set_zero_points(
@@ -511,10 +527,7 @@ static int mem_parts(dnnl_memory_t mem, dnnl_memory_desc_t *md, void **handle,
 }
 
 int64_t onednn_md_nelems(const dnnl_memory_desc_t *md) {
-    int64_t n = 1;
-    for (int i = 0; i < md->ndims; i++)
-        n *= md->dims[i];
-    return n;
+    return bench_prod_i64_sat(md->dims, md->ndims);
 }
 
 /* Dense row-major descriptor of md's dims with data type `dt`. */
@@ -535,7 +548,9 @@ int onednn_mem_from_f32(dnnl_memory_t mem, float *values, char *reason) {
         plain_md(&md, dnnl_f32, &f32_md, reason) != 0 ||
         plain_md(&md, md.data_type, &dt_md, reason) != 0)
         return -1;
-    void *typed = malloc(dnnl_memory_desc_get_size(&dt_md) + 1);
+    const size_t typed_bytes =
+            bench_add_size_sat(dnnl_memory_desc_get_size(&dt_md), 1);
+    void *typed = typed_bytes == SIZE_MAX ? NULL : malloc(typed_bytes);
     if (!typed) {
         set_reason(reason, "out of memory");
         return -1;

@@ -64,7 +64,7 @@ int onednn_attr_create(const bench_attr_t *attr,
                        const onednn_attr_shape_t *shape,
                        dnnl_primitive_attr_t *out, char *reason);
 
-/* Number of logical elements of `md`. */
+/* Number of logical elements of `md`, INT64_MAX when that overflows. */
 int64_t onednn_md_nelems(const dnnl_memory_desc_t *md);
 
 /* A memory of `md`, allocated by oneDNN (padding zeroed). */

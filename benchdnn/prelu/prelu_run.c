@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/bench_args.h"
-#include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
 #include "prelu/prelu.h"
@@ -71,22 +71,22 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
+static const char *const input_name[2] = {"src", "wei"};
+
 static int make_md(tsr_memory_desc_t *md, const prelu_prb_t *p, int input,
                    res_t *res) {
     const multi_dims_desc_t *d = &p->desc;
-    char tag[64];
-    bench_resolve_tag(p->tag[input], d->ndims, tag, sizeof(tag));
-    if (tsr_memory_desc_init_by_tag(md, d->ndims, d->dims[input], p->dt[input],
-                                    tag) == tsr_success)
-        return 1;
-    bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                    "--stag=%s does not describe a %d-dimensional tensor",
-                    p->tag[input], d->ndims);
-    return 0;
+    return bench_md_init_by_tag(md, d->ndims, d->dims[input], p->dt[input],
+                                p->tag[input], "--stag", input_name[input],
+                                res);
 }
 
 int prelu_prepare(bench_args_run_t *r, res_t *res) {
     const prelu_prb_t *p = r->prb;
+    for (int input = 0; input < 2; input++)
+        if (!bench_check_nelems(input_name[input], p->desc.ndims,
+                                p->desc.dims[input], res))
+            return 0;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -219,9 +219,7 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
     f.ibytes = ibytes;
     f.obytes = obytes;
     /* csv: the source's N, C and the product of the rest. */
-    int64_t spatial = 1;
-    for (int i = 2; i < d->ndims; i++)
-        spatial *= d->dims[0][i];
+    const int64_t spatial = bench_prod_i64_sat(d->dims[0] + 2, d->ndims - 2);
     static const char *const names[] = {"n", "c", "sp"};
     const int64_t values[] = {d->dims[0][0], d->ndims > 1 ? d->dims[0][1] : 1,
                               spatial};

@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "common/bench_lib.h"
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/cli_help.h"
 #include "common/dt_cfg.h"
 #include "common/layout_tag.h"
@@ -295,10 +295,17 @@ static void loop_run_descriptor(void *state, const char *text) {
     }
 }
 
+static void loop_state_free(void *state) {
+    loop_state_t *s = state;
+    opt_lists_reset(&s->lists);
+    free(s);
+}
+
 int reorder_bench(int ntokens, char **tokens) {
     loop_state_t *s = calloc(1, sizeof(*s));
     if (!s)
         bench_usage_error("out of memory");
+    bench_cleanup_push(loop_state_free, s);
     opt_lists_init(&s->lists, options, OPT_COUNT);
     s->lists.after_attr_from = OPT_RUNTIME_DIM_MASK;
     parse_def_scales_try(s, DEF_SCALES, NULL);
@@ -309,7 +316,6 @@ int reorder_bench(int ntokens, char **tokens) {
             .run_descriptor = loop_run_descriptor,
     };
     bench_driver_loop(ntokens, tokens, &loop);
-    opt_lists_reset(&s->lists);
-    free(s);
+    bench_cleanup_pop(1);
     return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/perf_report.h"
 
 void reorder_perf_report(const reorder_perf_t *perf, const res_t *res) {
@@ -25,9 +26,7 @@ void reorder_perf_report(const reorder_perf_t *perf, const res_t *res) {
     f.mb = d->dims[0];
     f.ibytes = perf->ibytes;
     f.obytes = perf->obytes;
-    int64_t spatial = 1;
-    for (int i = 2; i < d->ndims; i++)
-        spatial *= d->dims[i];
+    const int64_t spatial = bench_prod_i64_sat(d->dims + 2, d->ndims - 2);
     static const char *const names[] = {"n", "c", "sp"};
     const int64_t values[] = {d->dims[0], d->ndims > 1 ? d->dims[1] : 1,
                               spatial};

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/bench_args.h"
-#include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
 #include "reorder/reorder.h"
@@ -95,21 +95,6 @@ const char *reorder_skip_reason(const reorder_prb_t *p) {
 /* ------------------------------------------------------------------------ */
 /* Creation */
 
-static int init_md(tsr_memory_desc_t *md, const reorder_prb_t *p,
-                   tsr_data_type_t dt, const char *tag, const char *option,
-                   res_t *res) {
-    const dims_desc_t *d = &p->desc;
-    char resolved[64];
-    bench_resolve_tag(tag, d->ndims, resolved, sizeof(resolved));
-    if (tsr_memory_desc_init_by_tag(md, d->ndims, d->dims, dt, resolved) ==
-        tsr_success)
-        return 1;
-    bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                    "--%s=%s does not describe a %d-dimensional tensor", option,
-                    tag, d->ndims);
-    return 0;
-}
-
 /* The library's attributes. The legacy oscale goes in with oneDNN's
  * vector (reorder_oscale_value) rather than attr_create_tsr's values. */
 static int create_attr(bench_args_run_t *r, res_t *res) {
@@ -127,7 +112,11 @@ static int create_attr(bench_args_run_t *r, res_t *res) {
     if (st == tsr_success && p->attr.oscale.set) {
         const int mask = reorder_scale_mask(p, QARG_SRC);
         const int64_t count = attr_mask_count(mask, d->ndims, d->dims);
-        float *values = malloc(sizeof(float) * (size_t)count);
+        /* Memory first: a per-dim count comes from user dims. */
+        const size_t bytes = bench_bytes_sat(count, sizeof(float));
+        if (!bench_mem_check(bytes, res))
+            return 0;
+        float *values = bytes == SIZE_MAX ? NULL : malloc(bytes);
         if (!values) {
             bench_set_state(res, STATE_SKIPPED, "not enough memory");
             return 0;
@@ -179,6 +168,8 @@ static int create_pd(bench_args_run_t *r, const tsr_memory_desc_t *src_md,
 
 int reorder_prepare(bench_args_run_t *r, res_t *res) {
     const reorder_prb_t *p = r->prb;
+    if (!bench_check_nelems("src", p->desc.ndims, p->desc.dims, res))
+        return 0;
     if (p->sdt == tsr_data_type_undef || p->ddt == tsr_data_type_undef) {
         bench_set_state(
                 res, STATE_UNIMPLEMENTED, "data type %s is not supported",
@@ -206,9 +197,12 @@ static int create(bench_args_run_t *r, res_t *res) {
     const reorder_prb_t *p = r->prb;
     if (!reorder_prepare(r, res))
         return 0;
+    const dims_desc_t *d = &p->desc;
     tsr_memory_desc_t src_md, dst_md;
-    if (!init_md(&src_md, p, p->sdt, p->stag, "stag", res) ||
-        !init_md(&dst_md, p, p->ddt, p->dtag, "dtag", res))
+    if (!bench_md_init_by_tag(&src_md, d->ndims, d->dims, p->sdt, p->stag,
+                              "--stag", "src", res) ||
+        !bench_md_init_by_tag(&dst_md, d->ndims, d->dims, p->ddt, p->dtag,
+                              "--dtag", "dst", res))
         return 0;
     const int comp_mask = reorder_comp_mask(p);
     if (comp_mask >= 0) {
@@ -234,10 +228,10 @@ static const dnn_mem_t *dst_mem(const bench_args_run_t *r) {
  * tsr_memory_extra_flag_compensation): from the first 64-byte boundary
  * after the values, padding included. */
 static const int32_t *library_sums(const dnn_mem_t *m) {
-    int64_t values = 1;
-    for (int d = 0; d < m->md.ndims; d++)
-        values *= m->md.padded_dims[d];
-    values *= (int64_t)tsr_data_type_size(m->md.data_type);
+    /* The memory exists: its padded size fits (saturated regardless). */
+    const size_t values =
+            bench_bytes_sat(bench_prod_i64_sat(m->md.padded_dims, m->md.ndims),
+                            tsr_data_type_size(m->md.data_type));
     return (const int32_t *)((const char *)m->data + (values + 63) / 64 * 64);
 }
 
@@ -254,7 +248,8 @@ static int check_comp(bench_args_run_t *r, const float *ref, res_t *res) {
     const int64_t n = dims_desc_nelems(d);
     const int64_t count = attr_mask_count(mask, d->ndims, d->dims);
     float *dst_s8 = bench_alloc_f32(n);
-    int64_t *sums = malloc(sizeof(*sums) * (size_t)count);
+    const size_t sums_bytes = bench_bytes_sat(count, sizeof(int64_t));
+    int64_t *sums = sums_bytes == SIZE_MAX ? NULL : malloc(sums_bytes);
     if (!dst_s8 || !sums) {
         free(dst_s8);
         free(sums);

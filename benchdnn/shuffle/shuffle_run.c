@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/bench_args.h"
-#include "common/bench_run.h"
+#include "common/checked_math.h"
 #include "common/dnn_mem.h"
 #include "common/layout_tag.h"
 #include "common/perf_report.h"
@@ -38,6 +38,8 @@ static void fill(const void *prb, int arg, float *buf, int64_t n) {
 
 int shuffle_prepare(bench_args_run_t *r, res_t *res) {
     const shuffle_prb_t *p = r->prb;
+    if (!bench_check_nelems("src", p->desc.ndims, p->desc.dims, res))
+        return 0;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -64,16 +66,10 @@ static int create(bench_args_run_t *r, res_t *res) {
     const dims_desc_t *d = &p->desc;
     if (!shuffle_prepare(r, res))
         return 0;
-    char tag[64];
-    bench_resolve_tag(p->tag, d->ndims, tag, sizeof(tag));
     tsr_memory_desc_t data_md;
-    if (tsr_memory_desc_init_by_tag(&data_md, d->ndims, d->dims, p->dt, tag) !=
-        tsr_success) {
-        bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                        "--tag=%s does not describe a %d-dimensional tensor",
-                        p->tag, d->ndims);
+    if (!bench_md_init_by_tag(&data_md, d->ndims, d->dims, p->dt, p->tag,
+                              "--tag", "src", res))
         return 0;
-    }
     tsr_status_t st =
             attr_create_tsr(&p->attr, d->ndims, d->dims, 0, 0, NULL, &r->attr);
     if (st != tsr_success) {
@@ -120,11 +116,10 @@ static int ref(bench_args_run_t *r, res_t *res) {
                         "the primitive does not take the expected arguments");
         return 0;
     }
-    int64_t outer = 1, inner = 1;
-    for (int k = 0; k < p->axis; k++)
-        outer *= d->dims[k];
-    for (int k = p->axis + 1; k < d->ndims; k++)
-        inner *= d->dims[k];
+    /* The memories exist: these products fit (saturated regardless). */
+    const int64_t outer = bench_prod_i64_sat(d->dims, p->axis);
+    const int64_t inner =
+            bench_prod_i64_sat(d->dims + p->axis + 1, d->ndims - p->axis - 1);
     const int64_t axis_size = d->dims[p->axis];
 #pragma omp parallel for collapse(2) schedule(static)
     for (int64_t o = 0; o < outer; o++)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
 #include "common/dt_cfg.h"
 #include "common/layout_tag.h"
 #include "common/parser.h"
@@ -118,20 +118,6 @@ int multi_src_validate_dtag(const char *option, const char *value, char *err) {
         return 0;
     bench_set_err(err, "--%s: unknown tag '%s'", option, value);
     return -1;
-}
-
-int multi_src_md(tsr_memory_desc_t *md, int ndims, const int64_t *dims,
-                 tsr_data_type_t dt, const char *option, const char *tag,
-                 res_t *res) {
-    char resolved[64];
-    bench_resolve_tag(tag, ndims, resolved, sizeof(resolved));
-    if (tsr_memory_desc_init_by_tag(md, ndims, dims, dt, resolved) ==
-        tsr_success)
-        return 1;
-    bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                    "--%s=%s does not describe a %d-dimensional tensor", option,
-                    tag, ndims);
-    return 0;
 }
 
 int multi_src_take_pd(bench_args_run_t *r, tsr_status_t st, res_t *res) {

@@ -45,12 +45,6 @@ int multi_src_validate_tags(const char *option, const char *value, char *err);
 int multi_src_validate_dtag(const char *option, const char *value, char *err);
 int multi_src_validate_dt(const char *option, const char *value, char *err);
 
-/* md of `tag` (a meta-tag resolved for ndims, or "any") for the dims; 0
- * with res INVALID_ARGUMENTS naming --option and the tag otherwise. */
-int multi_src_md(tsr_memory_desc_t *md, int ndims, const int64_t *dims,
-                 tsr_data_type_t dt, const char *option, const char *tag,
-                 res_t *res);
-
 /* Takes r->pd from a direct creation that returned `st`, moved to the
  * first implementation --impl / --skip-impl allow. 0 with res set when
  * the problem stops. */

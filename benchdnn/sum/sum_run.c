@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
+#include "common/checked_math.h"
 #include "common/dnn_mem.h"
 #include "common/layout_tag.h"
 #include "common/opt_lists.h"
@@ -55,6 +56,8 @@ static const char *skip_reason(const sum_prb_t *p) {
 
 int sum_prepare(bench_args_run_t *r, res_t *res) {
     const sum_prb_t *p = r->prb;
+    if (!bench_check_nelems("src", p->desc.ndims, p->desc.dims, res))
+        return 0;
     if (p->unsupported[0]) {
         bench_set_state(res, STATE_UNIMPLEMENTED,
                         "data type %s is not supported", p->unsupported);
@@ -76,11 +79,12 @@ static int create(bench_args_run_t *r, res_t *res) {
         return 0;
     tsr_memory_desc_t src_md[MULTI_SRC_MAX], dst_md;
     for (int i = 0; i < p->n; i++)
-        if (!multi_src_md(&src_md[i], d->ndims, d->dims, p->sdt_dt[i], "stag",
-                          p->stag.item[i], res))
+        if (!bench_md_init_by_tag(&src_md[i], d->ndims, d->dims, p->sdt_dt[i],
+                                  p->stag.item[i], "--stag", "src", res))
             return 0;
-    if (sum_has_dst_desc(p) && !multi_src_md(&dst_md, d->ndims, d->dims,
-                                             p->ddt_dt, "dtag", p->dtag, res))
+    if (sum_has_dst_desc(p) &&
+        !bench_md_init_by_tag(&dst_md, d->ndims, d->dims, p->ddt_dt, p->dtag,
+                              "--dtag", "dst", res))
         return 0;
     tsr_status_t st =
             attr_create_tsr(&p->attr, d->ndims, d->dims, 0, 0, NULL, &r->attr);

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/bench_run.h"
+#include "common/bench_args.h"
+#include "common/checked_math.h"
 #include "common/dnn_mem.h"
 #include "common/layout_tag.h"
 #include "common/parser.h"
@@ -38,11 +39,9 @@ int64_t zeropad_offset(const tsr_memory_desc_t *md, const int64_t *pos) {
     return off;
 }
 
+/* Points of the padded dims (the memory exists: the product fits). */
 static int64_t padded_points(const tsr_memory_desc_t *md) {
-    int64_t n = 1;
-    for (int d = 0; d < md->ndims; d++)
-        n *= md->padded_dims[d];
-    return n;
+    return bench_prod_i64_sat(md->padded_dims, md->ndims);
 }
 
 /* Point `l` of the padded dims, row-major; returns 1 when it is a logical
@@ -132,16 +131,11 @@ void zeropad_run_problem(const zeropad_prb_t *p, const char *repro,
                         "data type %s is not supported", p->dt_text);
         return;
     }
-    char tag[64];
-    bench_resolve_tag(p->tag, p->desc.ndims, tag, sizeof(tag));
     tsr_memory_desc_t md;
-    if (tsr_memory_desc_init_by_tag(&md, p->desc.ndims, p->desc.dims, p->dt,
-                                    tag) != tsr_success) {
-        bench_set_state(res, STATE_INVALID_ARGUMENTS,
-                        "--tag=%s does not describe a %d-dimensional tensor",
-                        p->tag, p->desc.ndims);
+    if (!bench_check_nelems("src", p->desc.ndims, p->desc.dims, res) ||
+        !bench_md_init_by_tag(&md, p->desc.ndims, p->desc.dims, p->dt, p->tag,
+                              "--tag", "src", res))
         return;
-    }
     const size_t size = tsr_memory_desc_get_size(&md);
     if (!bench_mem_check(size, res))
         return;
