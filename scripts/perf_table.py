@@ -24,10 +24,10 @@ FIELD_KEYS = {
     "%engine%": "engine", "%impl%": "impl", "%Gops%": "gops",
     "%+ctime%": "ctime_ms", "%-time%": "min_ms", "%-Gflops%": "min_gflops",
     "%0time%": "avg_ms", "%0Gflops%": "avg_gflops", "%+time%": "max_ms",
-    "%samples%": "samples",
+    "%samples%": "samples", "%Gibytes%": "gibytes", "%Gobytes%": "gobytes",
 }
 NUMERIC_KEYS = {"gops", "ctime_ms", "min_ms", "min_gflops", "avg_ms",
-                "avg_gflops", "max_ms"}
+                "avg_gflops", "max_ms", "gibytes", "gobytes"}
 
 
 def template_layout(template):

@@ -40,13 +40,24 @@ CREATE TABLE IF NOT EXISTS results (
     min_ms REAL NOT NULL,
     avg_ms REAL NOT NULL,
     samples TEXT NOT NULL,
+    gbytes REAL NOT NULL DEFAULT 0,
     UNIQUE (run_id, lib, problem, impl)
+);
+CREATE TABLE IF NOT EXISTS pins (
+    machine TEXT PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id)
+);
+CREATE TABLE IF NOT EXISTS accepts (
+    machine TEXT NOT NULL,
+    problem TEXT NOT NULL,  -- '*': every problem of the run
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    UNIQUE (machine, problem, run_id)
 );
 CREATE INDEX IF NOT EXISTS results_problem ON results (driver, problem, lib);
 """
 
 RESULT_COLUMNS = ("batch", "driver", "problem", "lib", "impl", "dt", "attrs",
-                  "name", "gops", "min_ms", "avg_ms")
+                  "name", "gops", "min_ms", "avg_ms", "gbytes")
 
 
 class HistoryError(Exception):
@@ -58,6 +69,10 @@ class History:
         try:
             self.db = sqlite3.connect(path)
             self.db.executescript(SCHEMA)
+            columns = [c[1] for c in self.db.execute("PRAGMA table_info(results)")]
+            if "gbytes" not in columns:  # a history from before GB/s
+                self.db.execute("ALTER TABLE results ADD COLUMN gbytes REAL"
+                                " NOT NULL DEFAULT 0")
         except sqlite3.DatabaseError as e:
             raise HistoryError(f"{path}: not a history database: {e}") from e
 
@@ -104,12 +119,13 @@ class History:
             for name, digest in run.sources:
                 cur.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
                             (run_id, name, digest, now))
-            for i, r in enumerate(run.results):
-                if progress and i % 500 == 0:
-                    progress(f"importing {i}/{len(run.results)} results")
+            if progress:
+                progress(f"importing {len(run.results)} results into run '{run.label}'")
+            for r in run.results:
                 try:
                     cur.execute(
-                        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        f"INSERT INTO results (run_id, {', '.join(RESULT_COLUMNS)},"
+                        f" samples) VALUES ({', '.join('?' * (len(RESULT_COLUMNS) + 2))})",
                         (run_id,) + tuple(getattr(r, c) for c in RESULT_COLUMNS)
                         + (";".join(repr(s) for s in r.samples),))
                 except sqlite3.IntegrityError as e:
@@ -133,15 +149,6 @@ class History:
             " WHERE machine = ? AND label = ?", (machine, label)).fetchone()
         return row
 
-    def previous_run(self, machine, before_date, exclude_label=None):
-        """The machine's latest run dated before `before_date` (the
-        baseline of a nightly run), or None."""
-        return self.db.execute(
-            "SELECT id, machine, label, commit_id, date FROM runs"
-            " WHERE machine = ? AND date < ? AND label IS NOT ?"
-            " ORDER BY date DESC, id DESC LIMIT 1",
-            (machine, before_date, exclude_label)).fetchone()
-
     def load_run(self, run_id):
         """The stored run as a Run."""
         row = self.db.execute(
@@ -161,15 +168,49 @@ class History:
         return Run(machine=row[0], label=row[1], commit=row[2], date=row[3],
                    header=json.loads(row[4]), results=results, sources=sources)
 
-    def trend(self, machine, limit=30):
-        """GFLOPS over the machine's last `limit` runs: (runs, {(batch, lib,
-        problem): [GFLOPS or None per run]}), runs oldest first."""
-        runs = self.runs(machine)[-limit:]
-        series = {}
-        for i, (run_id, *_rest) in enumerate(runs):
-            for batch, lib, problem, gops, min_ms in self.db.execute(
-                    "SELECT batch, lib, problem, gops, min_ms FROM results"
-                    " WHERE run_id = ?", (run_id,)):
-                values = series.setdefault((batch, lib, problem), [None] * len(runs))
-                values[i] = gops / (min_ms / 1e3) if min_ms > 0 else None
-        return runs, series
+    def run_headers(self, machine):
+        """{run id: header dict} of the machine's runs."""
+        return {run_id: json.loads(header) for run_id, header in self.db.execute(
+            "SELECT id, header FROM runs WHERE machine = ?", (machine,))}
+
+    def pin(self, machine, run_id):
+        """Pins the run as the machine's known-good run."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO pins VALUES (?, ?)",
+                            (machine, run_id))
+
+    def pinned(self, machine):
+        row = self.db.execute("SELECT run_id FROM pins WHERE machine = ?",
+                              (machine,)).fetchone()
+        return row[0] if row else None
+
+    def accept(self, machine, problem, run_id):
+        """Accepts the performance of `problem` ('*': every problem) as of
+        the run: the history of that problem restarts there."""
+        with self.db:
+            self.db.execute("INSERT OR IGNORE INTO accepts VALUES (?, ?, ?)",
+                            (machine, problem, run_id))
+
+    def accepted(self, machine):
+        """{problem or '*': [run ids]}."""
+        out = {}
+        for problem, run_id in self.db.execute(
+                "SELECT problem, run_id FROM accepts WHERE machine = ?", (machine,)):
+            out.setdefault(problem, []).append(run_id)
+        return out
+
+    def series(self, machine, lib="tessera"):
+        """Every stored result of the machine's runs, per problem: (runs,
+        {problem: [Result or None per run]}), runs oldest first."""
+        runs = self.runs(machine)
+        index = {row[0]: i for i, row in enumerate(runs)}
+        out = {}
+        for rec in self.db.execute(
+                f"SELECT run_id, {', '.join(RESULT_COLUMNS)}, samples FROM results"
+                " WHERE lib = ? AND run_id IN (SELECT id FROM runs WHERE machine = ?)",
+                (lib, machine)):
+            values = dict(zip(RESULT_COLUMNS, rec[1:-1]))
+            values["samples"] = [float(x) for x in rec[-1].split(";") if x]
+            per_run = out.setdefault(values["problem"], [None] * len(runs))
+            per_run[index[rec[0]]] = Result(**values)
+        return runs, out

@@ -38,6 +38,7 @@ class Result:
     min_ms: float
     avg_ms: float
     samples: list = field(default_factory=list)
+    gbytes: float = 0.0  # bytes read and written (GB), for GB/s
 
     @property
     def key(self):
@@ -61,7 +62,7 @@ class Run:
     sources: list  # [(file name, sha256)]
 
 
-def _problem_parts(prb):
+def problem_parts(prb):
     """(lib, problem, driver, dt, attrs) of a perf line's repro string."""
     lib = "tessera"
     if prb.startswith(ONEDNN_PREFIX):
@@ -132,14 +133,15 @@ def read_run_file(path, batch=None):
                 if key not in r:
                     raise ValueError(f"line {number}: the perf template has no "
                                      f"{key} field")
-            lib, problem, driver, dt, attrs = _problem_parts(r["prb"])
+            lib, problem, driver, dt, attrs = problem_parts(r["prb"])
             if r["impl"].startswith("onednn:"):  # oneDNN's lines name it so too
                 lib = "onednn"
             res = Result(batch=batch, driver=driver, problem=problem, lib=lib,
                          impl=r["impl"], dt=dt, attrs=attrs,
                          name=r["name"].strip('"'), gops=r["gops"],
                          min_ms=r["min_ms"], avg_ms=r["avg_ms"],
-                         samples=r.get("samples", []))
+                         samples=r.get("samples", []),
+                         gbytes=r.get("gibytes", 0.0) + r.get("gobytes", 0.0))
             if res.min_ms < 0 or res.gops < 0 or any(s < 0 for s in res.samples):
                 raise ValueError(f"line {number}: negative time or operations")
             if res.key in results:

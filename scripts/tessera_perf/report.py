@@ -1,7 +1,10 @@
-"""Markdown and HTML reports of a run: its comparison with the baseline,
-the geomean per batch, Tessera against oneDNN (--lib=both runs) and, in
-the HTML page, plots drawn by matplotlib embedded as base64 PNGs, so the
-page is one self-contained file."""
+"""Markdown and HTML reports: an A/B comparison, two runs compared, or a
+run against the machine's history (trend verdicts); Tessera against
+oneDNN for --lib=both runs. Every figure is the one statistic of
+stats.STATISTIC. The Markdown (CI job summaries) shows only what changed
+and folds the rest; the HTML page is one self-contained file (matplotlib
+plots as base64 PNGs): one small plot per changed problem, linked from
+its table row, the full repro on hover and the command to copy."""
 import base64
 import html
 import io
@@ -9,9 +12,8 @@ import math
 import re
 
 import compare_libs
-from .stats import geomean_by_batch
-
-MAX_LINES_PER_PLOT = 10  # problems per trend figure, for a readable legend
+from .environment import ENV_KEYS
+from .stats import STATISTIC, geomean_by_batch, rate, rate_unit
 
 
 class MissingPackage(RuntimeError):
@@ -40,27 +42,30 @@ def _short(problem, width=60):
     return problem if len(problem) <= width else problem[:width - 3] + "..."
 
 
-NAME_RE = re.compile(r'n"([^"]*)"$')
+NAME_RE = re.compile(r'(?:n"[^"]*"|_n\S+)$')
 
 
-def _label(problem, width=50):
-    """A legend label: the problem's name first (names repeat across
-    minibatches, so the rest follows, shortened)."""
-    m = NAME_RE.search(problem)
+def problem_label(problem, width=60):
+    """A readable label: the problem's name (n"NAME" or _nNAME in the
+    repro) first, then the rest of its repro without the driver, shortened."""
+    rest = problem.split(" ", 1)[-1]
+    m = NAME_RE.search(rest)
     if not m:
-        return _short(problem.split(" ", 1)[-1], width)
-    rest = problem[:m.start()].split(" ", 1)[-1]
-    return _short(f"{m.group(1)} [{rest}]", width)
+        return _short(rest, width)
+    name = m.group(0)[2:].strip('"') if m.group(0).startswith("_n") else \
+        m.group(0)[2:-1]
+    return _short(f"{name} · {rest[:m.start()]}", width)
+
+
+def repro_command(problem):
+    return f"benchdnn --mode=P {problem}"
 
 
 def run_facts(run):
-    """The run's identity and header, as (key, value) pairs."""
+    """The run's identity and environment, as (key, value) pairs."""
     facts = [("machine", run.machine), ("run", run.label),
              ("commit", run.commit), ("date", run.date)]
-    for key in ("isa", "threads", "cpu", "compiler", "build_type",
-                "build_options"):
-        if key in run.header:
-            facts.append((key, run.header[key]))
+    facts += [(k, run.header[k]) for k in ENV_KEYS if k in run.header]
     return facts
 
 
@@ -75,26 +80,42 @@ def lib_sections(run):
     return {b: libs for b, libs in by_batch.items() if libs[0] and libs[1]}
 
 
-def _verdict_counts(rows):
-    counts = {"regression": 0, "improvement": 0, "same": 0}
+def _verdict_counts(rows, verdict=lambda r: r.verdict):
+    counts = {}
     for row in rows:
-        counts[row.verdict] += 1
+        counts[verdict(row)] = counts.get(verdict(row), 0) + 1
     return counts
 
 
+def counts_line(counts, total, what="problems"):
+    order = ("regression", "unstable", "suspect", "improvement", "new", "same")
+    parts = [f"{counts.get(v, 0)} {v}" for v in order if v in counts or
+             v in ("regression", "improvement")]
+    return f"**{counts.get('regression', 0)} regression(s)**: " + \
+        ", ".join(parts) + f", over {total} {what}"
+
+
+def _ms(summary):
+    return f"{summary.median_ms:.3g} [{summary.iqr_ms:.2g}] ({summary.n})"
+
+
+ORDER = {"regression": 0, "unstable": 1, "improvement": 2, "same": 3}
+
+
 def comparison_table(rows):
-    """Markdown rows of compare_results(): the regressions first."""
-    order = {"regression": 0, "improvement": 1, "same": 2}
-    lines = ["| verdict | batch | lib | problem | impl (base -> new) | base GFLOPS"
-             " | new GFLOPS | ratio new/base | p(slower) |",
-             "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
-    for row in sorted(rows, key=lambda r: (order[r.verdict], r.ratio)):
+    """Markdown table of stats.Comparison rows, the regressions first."""
+    lines = ["| verdict | batch | problem | impl (base -> new) | base median ms"
+             " [IQR] (n) | new median ms [IQR] (n) | base rate | new rate"
+             " | ratio new/base | p(slower) | note |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for row in sorted(rows, key=lambda r: (ORDER[r.verdict], r.ratio)):
         impl = row.new_impl if row.base_impl == row.new_impl else \
             f"{row.base_impl} -> {row.new_impl}"
         lines.append(
-            f"| {row.verdict} | {row.batch} | {row.lib} | `{row.problem}` | {impl}"
-            f" | {row.base_gflops:.2f} | {row.new_gflops:.2f} | {_fmt(row.ratio)}"
-            f" | {_fmt(row.p_slower, '.2g')} |")
+            f"| {row.verdict} | {row.batch} | `{row.problem}` | {impl}"
+            f" | {_ms(row.base)} | {_ms(row.new)} | {row.base_rate:.2f} {row.unit}"
+            f" | {row.new_rate:.2f} {row.unit} | {_fmt(row.ratio)}"
+            f" | {_fmt(row.p_slower, '.2g')} | {row.note} |")
     return "\n".join(lines)
 
 
@@ -105,86 +126,142 @@ def geomean_table(rows):
     return "\n".join(lines)
 
 
-def markdown_report(run, base, rows, thresholds):
-    """The Markdown summary (for CI job summaries)."""
+def folded(table_lines, what):
+    """The rows of a Markdown table whose verdict is not "same", and the
+    others folded into a <details> block."""
+    head, body = table_lines[:2], table_lines[2:]
+    changed = [l for l in body if not l.startswith("| same |")]
+    same = [l for l in body if l.startswith("| same |")]
+    out = head + changed if changed else [f"No {what} changed."]
+    if same:
+        out += ["", f"<details><summary>{len(same)} unchanged</summary>", "",
+                *head, *same, "", "</details>"]
+    return out
+
+
+def environment_banner(note):
+    return [f"> **Environments differ** ({note}): the times are not comparable;"
+            " exit status 3.", ""] if note else []
+
+
+def rule_line(thresholds):
+    return (f"Statistic: the {STATISTIC} (IQR and sample count beside it). "
+            f"A regression: slower by more than {thresholds.min_effect:.0%}, "
+            f"Mann-Whitney U p < {thresholds.alpha}, and each side's IQR "
+            "(relative to its median) below the change, else \"unstable\".")
+
+
+def markdown_comparison(title, facts, rows, thresholds, env_note="",
+                        html_link=None):
+    """The Markdown summary of a comparison (two runs or A/B)."""
+    out = [f"# {title}", ""] + environment_banner(env_note)
+    if html_link:
+        out += [f"Full report: [{html_link}]({html_link})", ""]
+    out += ["| | base | new |", "| --- | --- | --- |"]
+    out += [f"| {k} | {b} | {n} |" for k, b, n in facts]
+    out += ["", counts_line(_verdict_counts(rows), len(rows)) + ".", "",
+            rule_line(thresholds), "", "### Geomean per batch", "",
+            geomean_table(rows), "", "### Problems", ""]
+    out += folded(comparison_table(rows).splitlines(), "problem")
+    return "\n".join(out) + "\n"
+
+
+def trend_table(rows):
+    """Markdown table of trend.TrendRow rows."""
+    lines = ["| verdict | batch | problem | impl | median ms | reference ms"
+             " | change | rate | why |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for row in rows:
+        v, r = row.verdict, row.result
+        unit = rate_unit(r.driver)
+        lines.append(f"| {v.verdict} | {r.batch} | `{row.problem}` | {r.impl}"
+                     f" | {row.times[-1]:.3g} | {v.reference_ms:.3g}"
+                     f" | {v.change:+.1%} | {rate(r, row.times[-1]):.2f} {unit}"
+                     f" | {v.reason} |")
+    return "\n".join(lines)
+
+
+def markdown_trend(run, rows, notes, html_link=None):
+    """The Markdown summary of a run against its history."""
     out = [f"# Performance: {run.machine}, commit {run.commit}", ""]
-    out += ["| | |", "| --- | --- |"]
-    out += [f"| {k} | {v} |" for k, v in run_facts(run)]
-    out.append("")
-    if base is None:
-        out += ["No baseline run: nothing to compare with.", ""]
-    else:
-        c = _verdict_counts(rows)
-        out += [f"## Against run {base.label} (commit {base.commit}, {base.date})", "",
-                f"**{c['regression']} regression(s)**, {c['improvement']} "
-                f"improvement(s), {c['same']} unchanged, over {len(rows)} "
-                f"problems in both runs. A regression: Mann-Whitney U p < "
-                f"{thresholds.alpha} and a slowdown above "
-                f"{thresholds.min_effect:.0%} (above "
-                f"{thresholds.min_effect_no_samples:.0%} without samples).", "",
-                "### Geomean per batch", "", geomean_table(rows), "",
-                "### Problems", "", comparison_table(rows), ""]
+    out += environment_banner(notes.get("environment", ""))
+    if "pinned" in notes:
+        out += [f"Note: {notes['pinned']}.", ""]
+    if html_link:
+        out += [f"Full report: [{html_link}]({html_link})", ""]
+    out += ["| | |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in run_facts(run)]
+    out += ["", counts_line(_verdict_counts(rows, lambda r: r.verdict.verdict),
+                            len(rows)) + ".", "",
+            f"Statistic: the {STATISTIC} per run. Against the history: a step "
+            "(change-point test over the whole series), the pinned run, a drift "
+            "over the window, the window's noise band.", ""]
+    out += folded(trend_table(rows).splitlines(), "problem")
     for batch, (tessera, onednn) in sorted(lib_sections(run).items()):
-        out += [f"## Tessera vs oneDNN: {batch}", "",
-                compare_libs.markdown_table(compare_libs.compare_rows(tessera, onednn)),
-                ""]
-    return "\n".join(out)
+        out += ["", f"## Tessera vs oneDNN: {batch}", "",
+                compare_libs.markdown_table(compare_libs.compare_rows(tessera, onednn))]
+    return "\n".join(out) + "\n"
 
 
 def _png(fig, plt):
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
     plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def trend_plots(history, machine, progress=None, limit=30):
-    """[(title, base64 PNG)]: GFLOPS per problem over the machine's runs,
-    one figure per batch and library (at most MAX_LINES_PER_PLOT lines)."""
+def trend_plot(row, runs):
+    """Base64 PNG: one problem's statistic over the runs, the noise band
+    around the window, the newest level, the flagged run marked."""
     plt = pyplot()
-    runs, series = history.trend(machine, limit)
-    labels = [f"{commit[:16]}\n{date[:16]}" for _i, _m, _l, commit, date in runs]
-    groups = {}
-    for (batch, lib, problem), values in sorted(series.items()):
-        groups.setdefault((batch, lib), []).append((problem, values))
-    chunks = []
-    for (batch, lib), lines in groups.items():
-        for start in range(0, len(lines), MAX_LINES_PER_PLOT):
-            part = lines[start:start + MAX_LINES_PER_PLOT]
-            suffix = f" ({start + 1}-{start + len(part)} of {len(lines)})" \
-                if len(lines) > MAX_LINES_PER_PLOT else ""
-            chunks.append((f"GFLOPS trend: {batch}, {lib}{suffix}", part))
-    plots = []
-    for i, (title, part) in enumerate(chunks):
-        if progress:
-            progress(f"plotting trend {i + 1}/{len(chunks)}")
-        fig, ax = plt.subplots(figsize=(9, 4))
-        for problem, values in part:
-            xs = [x for x, v in enumerate(values) if v is not None]
-            ax.plot(xs, [values[x] for x in xs], marker="o", label=_label(problem))
-        ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, fontsize=7)
-        ax.set_ylabel("GFLOPS (min time)")
-        ax.set_title(title)
-        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1))
-        plots.append((title, _png(fig, plt)))
-    return plots
+    v = row.verdict
+    fig, ax = plt.subplots(figsize=(5, 2.4))
+    xs = [i for i, t in enumerate(row.times) if t is not None]
+    ax.plot(xs, [row.times[i] for i in xs], marker="o", markersize=3,
+            color="tab:blue", label=STATISTIC)
+    ax.axhspan(v.band_ms[0], v.band_ms[1], color="tab:gray", alpha=0.25,
+               label="noise band")
+    for start, end, level in v.levels:
+        ax.hlines(level, start, end - 1, colors="tab:orange", linewidth=1)
+    bad = v.step_run if v.verdict != "same" else len(row.times) - 1
+    colour = {"regression": "tab:red", "improvement": "tab:green"}.get(
+        v.verdict, "black")
+    ax.plot([bad], [row.times[bad] or v.level_ms], marker="X", markersize=10,
+            color=colour, linestyle="none", label=f"{v.verdict} (run {bad + 1})")
+    if v.start > 0:
+        ax.axvline(v.start - 0.5, color="black", linestyle=":", linewidth=0.8)
+    ax.set_xticks(range(len(runs)))
+    ax.set_xticklabels([str(i + 1) for i in range(len(runs))], fontsize=6)
+    ax.set_xlabel("run", fontsize=7)
+    ax.set_ylabel("median ms", fontsize=7)
+    ax.tick_params(labelsize=6)
+    ax.legend(fontsize=5, loc="best")
+    return _png(fig, plt)
 
 
-def ratio_plot(rows):
-    """Base64 PNG: ratio new/base per problem, bars coloured by verdict."""
+def ab_plot(problem):
+    """Base64 PNG: every sample of both sides by round (last pass), each
+    side's median and IQR band."""
+    from .stats import quantile
     plt = pyplot()
-    colours = {"regression": "tab:red", "improvement": "tab:green", "same": "tab:gray"}
-    fig, ax = plt.subplots(figsize=(9, 0.3 * len(rows) + 1.2))
-    ys = range(len(rows))
-    ax.barh(ys, [0 if math.isnan(r.ratio) else r.ratio for r in rows],
-            color=[colours[r.verdict] for r in rows])
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(list(ys))
-    ax.set_yticklabels([f"{r.lib}: {_label(r.problem, 40)}" for r in rows], fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("performance ratio new/base (above 1: faster)")
-    ax.set_title("Against the baseline")
+    fig, ax = plt.subplots(figsize=(5, 2.4))
+    for offset, (label, colour) in enumerate((("base", "tab:blue"), ("new", "tab:red"))):
+        rounds = problem.passes[-1][label]
+        xs, ys = [], []
+        for r, samples in enumerate(rounds):
+            xs += [r + 0.15 * (2 * offset - 1)] * len(samples)
+            ys += samples
+        ax.plot(xs, ys, marker="o", markersize=2.5, linestyle="none",
+                color=colour, label=f"{label} samples")
+        q1, med, q3 = (quantile(ys, q) for q in (0.25, 0.5, 0.75))
+        ax.axhspan(q1, q3, color=colour, alpha=0.15)
+        ax.axhline(med, color=colour, linewidth=1, label=f"{label} median")
+    ax.set_xticks(range(len(problem.passes[-1]["base"])))
+    ax.set_xticklabels([str(r + 1) for r in range(len(problem.passes[-1]["base"]))])
+    ax.set_xlabel("round" + (" (second pass)" if len(problem.passes) > 1 else ""),
+                  fontsize=7)
+    ax.set_ylabel("ms per run", fontsize=7)
+    ax.tick_params(labelsize=6)
+    ax.legend(fontsize=5, loc="best")
     return _png(fig, plt)
 
 
@@ -199,7 +276,7 @@ def libs_plot(batch, tessera, onednn):
     ax.barh([y + 0.2 for y in ys], [onednn[p]["min_gflops"] for p in problems],
             height=0.4, label="oneDNN")
     ax.set_yticks(list(ys))
-    ax.set_yticklabels([_label(p) for p in problems], fontsize=7)
+    ax.set_yticklabels([problem_label(p) for p in problems], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("GFLOPS (min time)")
     ax.set_title(f"Tessera vs oneDNN: {batch}")
@@ -207,60 +284,125 @@ def libs_plot(batch, tessera, onednn):
     return _png(fig, plt)
 
 
-def _md_table_to_html(markdown):
-    """A Markdown table of this module as an HTML table."""
+def _md_table_to_html(markdown, links=None):
+    """A Markdown table of this module as an HTML table. links: {row
+    index: (anchor id, repro)}: that row's problem cell (the one in
+    backquotes) becomes a readable label linked to the anchor, the full
+    repro on hover; every problem cell gets the hover."""
+    e = html.escape
     lines = [l for l in markdown.splitlines() if l.startswith("|")]
     cells = [[c.strip() for c in l.strip("|").split("|")] for l in lines]
     head, body = cells[0], cells[2:]
-    out = ["<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in head) + "</tr>"]
-    for row in body:
-        cls = f' class="{row[0]}"' if row and row[0] in ("regression", "improvement") else ""
-        out.append(f"<tr{cls}>" + "".join(
-            f"<td>{html.escape(c.strip('`'))}</td>" for c in row) + "</tr>")
+    out = ["<table><tr>" + "".join(f"<th>{e(c)}</th>" for c in head) + "</tr>"]
+    for i, row in enumerate(body):
+        cls = f' class="{row[0]}"' if row and row[0] in VERDICT_CLASSES else ""
+        tds = []
+        for c in row:
+            if c.startswith("`") and c.endswith("`"):
+                repro = c.strip("`")
+                label = e(problem_label(repro))
+                if links and i in links:
+                    label = f'<a href="#{links[i]}">{label}</a>'
+                tds.append(f'<td title="{e(repro_command(repro))}">{label}</td>')
+            else:
+                tds.append(f"<td>{e(c)}</td>")
+        out.append(f"<tr{cls}>" + "".join(tds) + "</tr>")
     return "\n".join(out + ["</table>"])
 
 
-STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}
+VERDICT_CLASSES = ("regression", "improvement", "unstable", "suspect")
+STYLE = """body{font-family:sans-serif;margin:2em;max-width:1300px}
 table{border-collapse:collapse;font-size:0.85em;margin:1em 0}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}
 tr.regression{background:#fdd}tr.improvement{background:#dfd}
+tr.unstable,tr.suspect{background:#ffd}.banner{background:#fc8;padding:0.5em;font-weight:bold}
+.plot{display:inline-block;vertical-align:top;margin:0.5em;max-width:460px}
+.plot pre{white-space:pre-wrap;font-size:0.75em;background:#eee;padding:4px}
 img{max-width:100%}"""
 
 
-def html_report(history, run, base, rows, thresholds, progress=None):
-    """The self-contained HTML page: facts, verdicts and plots."""
+def _page(title, body):
     e = html.escape
-    parts = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
-             f"<title>Performance: {e(run.machine)} {e(run.commit)}</title>"
-             f"<style>{STYLE}</style></head><body>",
-             f"<h1>Performance: {e(run.machine)}, commit {e(run.commit)}</h1><table>"]
-    parts += [f"<tr><th>{e(k)}</th><td>{e(str(v))}</td></tr>" for k, v in run_facts(run)]
-    parts.append("</table>")
-    if base is None:
-        parts.append("<p>No baseline run: nothing to compare with.</p>")
-    else:
-        c = _verdict_counts(rows)
-        parts += [f"<h2>Against run {e(base.label)} (commit {e(base.commit)})</h2>",
-                  f"<p><b>{c['regression']} regression(s)</b>, {c['improvement']}"
-                  f" improvement(s), {c['same']} unchanged (Mann-Whitney U p &lt; "
-                  f"{thresholds.alpha}, slowdown above {thresholds.min_effect:.0%}).</p>",
-                  "<h3>Geomean per batch</h3>", _md_table_to_html(geomean_table(rows))]
-        if rows:
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{e(title)}"
+            f"</title><style>{STYLE}</style></head><body><h1>{e(title)}</h1>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _plot_block(anchor, problem, verdict, png, extra=""):
+    e = html.escape
+    return (f'<div class="plot" id="{anchor}"><b>{e(problem_label(problem))}'
+            f'</b> ({e(verdict)}){extra}<br><img alt="{e(problem)}" '
+            f'src="data:image/png;base64,{png}"><pre>{e(repro_command(problem))}'
+            "</pre></div>")
+
+
+def _banner(note):
+    return [f'<p class="banner">Environments differ ({html.escape(note)}): the '
+            "times are not comparable (exit status 3).</p>"] if note else []
+
+
+def _changed_links(sorted_rows, verdict):
+    return {i: f"plot-{i}" for i, r in enumerate(sorted_rows)
+            if verdict(r) in ("regression", "improvement")}
+
+
+def html_comparison(title, facts, rows, thresholds, env_note="", problems=None,
+                    progress=None):
+    """The HTML page of a comparison: facts of both sides, verdicts, and
+    for A/B (problems: {repro: ab.Problem}) a samples plot per changed
+    problem."""
+    e = html.escape
+    body = _banner(env_note)
+    body.append("<table><tr><th></th><th>base</th><th>new</th></tr>" + "".join(
+        f"<tr><th>{e(k)}</th><td>{e(str(b))}</td><td>{e(str(n))}</td></tr>"
+        for k, b, n in facts) + "</table>")
+    body += [f"<p>{e(counts_line(_verdict_counts(rows), len(rows)).replace('**', ''))}."
+             f"</p><p>{e(rule_line(thresholds))}</p>",
+             "<h2>Geomean per batch</h2>", _md_table_to_html(geomean_table(rows))]
+    ordered = sorted(rows, key=lambda r: (ORDER[r.verdict], r.ratio))
+    links = _changed_links(ordered, lambda r: r.verdict)
+    body += ["<h2>Problems</h2>", _md_table_to_html(comparison_table(rows), links)]
+    if links and problems:
+        body.append("<h2>Changed problems: samples by round</h2>")
+        for n, (i, anchor) in enumerate(sorted(links.items())):
             if progress:
-                progress("plotting the ratios")
-            parts.append(f'<img alt="ratio new/base" src="data:image/png;base64,'
-                         f'{ratio_plot(rows)}">')
-        parts += ["<h3>Problems</h3>", _md_table_to_html(comparison_table(rows))]
+                progress(f"plotting {n + 1}/{len(links)}")
+            r = ordered[i]
+            body.append(_plot_block(anchor, r.problem, r.verdict,
+                                    ab_plot(problems[r.problem]),
+                                    f", ratio new/base {_fmt(r.ratio)}"))
+    return _page(title, body)
+
+
+def html_trend(run, runs, rows, notes, progress=None):
+    """The HTML page of a run against its history."""
+    e = html.escape
+    body = _banner(notes.get("environment", ""))
+    if "pinned" in notes:
+        body.append(f"<p>Note: {e(notes['pinned'])}.</p>")
+    body.append("<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e(str(v))}</td></tr>"
+                                    for k, v in run_facts(run)) + "</table>")
+    body.append("<p>Runs: " + ", ".join(
+        f"{i + 1}: {e(r[3])} ({e(r[4][:10])})" for i, r in enumerate(runs)) + "</p>")
+    counts = _verdict_counts(rows, lambda r: r.verdict.verdict)
+    body += [f"<p>{e(counts_line(counts, len(rows)).replace('**', ''))}. Statistic:"
+             f" the {e(STATISTIC)} per run.</p>"]
+    links = _changed_links(rows, lambda r: r.verdict.verdict)
+    body += ["<h2>Problems</h2>", _md_table_to_html(trend_table(rows), links)]
+    if links:
+        body.append("<h2>Changed problems over the runs</h2>")
+        for n, (i, anchor) in enumerate(sorted(links.items())):
+            if progress:
+                progress(f"plotting trend {n + 1}/{len(links)}")
+            r = rows[i]
+            body.append(_plot_block(anchor, r.problem, r.verdict.verdict, trend_plot(r, runs),
+                                    f", {e(r.verdict.reason)}"))
     for batch, (tessera, onednn) in sorted(lib_sections(run).items()):
         if progress:
             progress(f"plotting Tessera vs oneDNN: {batch}")
-        parts += [f"<h2>Tessera vs oneDNN: {e(batch)}</h2>",
-                  f'<img alt="Tessera vs oneDNN {e(batch)}" src="data:image/png;base64,'
-                  f'{libs_plot(batch, tessera, onednn)}">',
-                  _md_table_to_html(compare_libs.markdown_table(
-                      compare_libs.compare_rows(tessera, onednn)))]
-    parts.append("<h2>GFLOPS over the runs</h2>")
-    for title, png in trend_plots(history, run.machine, progress):
-        parts.append(f'<img alt="{e(title)}" src="data:image/png;base64,{png}">')
-    parts.append("</body></html>")
-    return "\n".join(parts)
+        body += [f"<h2>Tessera vs oneDNN: {e(batch)}</h2>",
+                 f'<img alt="Tessera vs oneDNN {e(batch)}" src="data:image/png;base64,'
+                 f'{libs_plot(batch, tessera, onednn)}">',
+                 _md_table_to_html(compare_libs.markdown_table(
+                     compare_libs.compare_rows(tessera, onednn)))]
+    return _page(f"Performance: {run.machine}, commit {run.commit}", body)

@@ -1,6 +1,7 @@
 """Regression statistics: the Mann-Whitney U test (exact for small tie-free
 samples, else the normal approximation with tie correction), and the
-per-problem comparison of a new run against a baseline."""
+per-problem verdict on two sample sets by one statistic (the median of
+per-run times, with its IQR and sample count)."""
 import math
 from dataclasses import dataclass
 
@@ -78,6 +79,45 @@ def mann_whitney_greater(x, y):
 
 geomean = perf_table.geomean
 
+# The one statistic every table, plot and verdict uses.
+STATISTIC = "median of per-run times"
+
+
+def quantile(values, q):
+    """The q-quantile with linear interpolation between order statistics."""
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    pos = q * (len(s) - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def iqr(values):
+    return quantile(values, 0.75) - quantile(values, 0.25)
+
+
+@dataclass
+class Summary:
+    """A sample set of per-run times (ms) by the statistic."""
+    median_ms: float
+    iqr_ms: float
+    n: int
+
+    @property
+    def spread(self):
+        """IQR relative to the median."""
+        return self.iqr_ms / self.median_ms if self.median_ms > 0 else float("inf")
+
+
+def summarize(samples, fallback_ms=None):
+    """Summary of the samples; one value (fallback_ms) without samples."""
+    if samples:
+        return Summary(median(samples), iqr(samples), len(samples))
+    value = fallback_ms if fallback_ms is not None else float("nan")
+    return Summary(value, 0.0, 1 if fallback_ms is not None else 0)
+
 
 @dataclass
 class Thresholds:
@@ -88,59 +128,102 @@ class Thresholds:
 
 
 @dataclass
+class Judgement:
+    base: Summary
+    new: Summary
+    ratio: float  # base / new median time: performance new/base, below 1 slower
+    p_slower: float  # rank test p-value that new is slower (None without samples)
+    p_faster: float
+    verdict: str  # "regression", "improvement", "unstable", "same"
+
+
+def judge(base_samples, new_samples, thresholds=Thresholds(), base_ms=None,
+          new_ms=None):
+    """The verdict on two sample sets of per-run times: "same" below the
+    minimum effect; "unstable" when either side's IQR (relative to its
+    median) is larger than the effect, or the rank test does not back it;
+    else "regression" or "improvement". base_ms/new_ms stand in for sets
+    without samples (then the effect alone decides, with its own
+    threshold)."""
+    b, n = summarize(base_samples, base_ms), summarize(new_samples, new_ms)
+    ratio = b.median_ms / n.median_ms if n.median_ms > 0 and b.median_ms > 0 \
+        else float("nan")
+    p_slower = p_faster = None
+    if len(base_samples) >= 2 and len(new_samples) >= 2:
+        _, p_slower = mann_whitney_greater(new_samples, base_samples)
+        _, p_faster = mann_whitney_greater(base_samples, new_samples)
+        min_effect = thresholds.min_effect
+        backed = (p_slower if ratio < 1 else p_faster) < thresholds.alpha
+    else:
+        min_effect = thresholds.min_effect_no_samples
+        backed = True
+    verdict = "same"
+    if not math.isnan(ratio):
+        effect = 1 / ratio - 1 if ratio < 1 else ratio - 1
+        if effect > min_effect:
+            spread = max(b.spread if b.n > 1 else 0.0, n.spread if n.n > 1 else 0.0)
+            if spread > effect or not backed:
+                verdict = "unstable"
+            else:
+                verdict = "regression" if ratio < 1 else "improvement"
+    return Judgement(b, n, ratio, p_slower, p_faster, verdict)
+
+
+MEMORY_BOUND_DRIVERS = {"eltwise", "binary", "prelu", "sum", "concat",
+                        "shuffle", "reorder", "zeropad"}
+
+
+def rate_unit(driver):
+    """GB/s for the memory-bound drivers, GFLOPS for the rest."""
+    return "GB/s" if driver in MEMORY_BOUND_DRIVERS else "GFLOPS"
+
+
+def rate(result, ms):
+    """The result's figure of merit at a time of `ms`: GFLOPS or GB/s."""
+    if ms is None or ms <= 0 or math.isnan(ms):
+        return float("nan")
+    amount = result.gbytes if rate_unit(result.driver) == "GB/s" else result.gops
+    return amount / (ms / 1e3)
+
+
+@dataclass
 class Comparison:
     batch: str
     problem: str
     lib: str
     name: str
+    driver: str
     base_impl: str
     new_impl: str
-    base_gflops: float
-    new_gflops: float
-    ratio: float  # new / base performance: below 1 is slower
-    p_slower: float  # p-value that new is slower (None without samples)
-    p_faster: float
-    verdict: str  # "regression", "improvement", "same"
+    unit: str  # "GFLOPS" or "GB/s"
+    base_rate: float  # at the median time
+    new_rate: float
+    judgement: Judgement
+    note: str = ""
 
-
-def _typical_ms(result):
-    """The run time compared: the median of the samples, else the min."""
-    return median(result.samples) if result.samples else result.min_ms
+    ratio = property(lambda self: self.judgement.ratio)
+    p_slower = property(lambda self: self.judgement.p_slower)
+    p_faster = property(lambda self: self.judgement.p_faster)
+    verdict = property(lambda self: self.judgement.verdict)
+    base = property(lambda self: self.judgement.base)
+    new = property(lambda self: self.judgement.new)
 
 
 def compare_results(base, new, thresholds=Thresholds()):
     """Pairs new results with the baseline's by (lib, problem) and judges
-    each: a regression needs the rank test to say "slower" at alpha AND a
-    slowdown of at least min_effect (so tiny but consistent shifts and
-    big but noisy ones both pass). Returns [Comparison] in new's order."""
+    each (see judge()). Returns [Comparison] in new's order."""
     base_by_key = {(r.lib, r.problem): r for r in base}
     rows = []
     for r in new:
         b = base_by_key.get((r.lib, r.problem))
         if b is None:
             continue
-        t_base, t_new = _typical_ms(b), _typical_ms(r)
-        ratio = t_base / t_new if t_new > 0 and t_base > 0 else float("nan")
-        p_slower = p_faster = None
-        if len(b.samples) >= 2 and len(r.samples) >= 2:
-            _, p_slower = mann_whitney_greater(r.samples, b.samples)
-            _, p_faster = mann_whitney_greater(b.samples, r.samples)
-            effect = thresholds.min_effect
-            slower = p_slower < thresholds.alpha
-            faster = p_faster < thresholds.alpha
-        else:
-            effect = thresholds.min_effect_no_samples
-            slower = faster = True
-        verdict = "same"
-        if slower and ratio < 1 / (1 + effect):
-            verdict = "regression"
-        elif faster and ratio > 1 + effect:
-            verdict = "improvement"
+        j = judge(b.samples, r.samples, thresholds, b.min_ms, r.min_ms)
         rows.append(Comparison(batch=r.batch, problem=r.problem, lib=r.lib,
-                               name=r.name, base_impl=b.impl, new_impl=r.impl,
-                               base_gflops=b.gflops, new_gflops=r.gflops,
-                               ratio=ratio, p_slower=p_slower,
-                               p_faster=p_faster, verdict=verdict))
+                               name=r.name, driver=r.driver, base_impl=b.impl,
+                               new_impl=r.impl, unit=rate_unit(r.driver),
+                               base_rate=rate(b, j.base.median_ms),
+                               new_rate=rate(r, j.new.median_ms), judgement=j))
     return rows
 
 

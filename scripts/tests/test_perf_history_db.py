@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import perf_history  # noqa: E402
 from perf_run_files import LIB_BOTH, SHARDS, run_text, write  # noqa: E402
-from tessera_perf.history import History, HistoryError  # noqa: E402
+from tessera_perf.history import SCHEMA, History, HistoryError  # noqa: E402
 from tessera_perf.parse import read_run  # noqa: E402
 
 
@@ -104,7 +104,7 @@ def test_not_a_database_is_a_clear_error(tmp_path, capsys):
     assert "not a history database" in capsys.readouterr().err
 
 
-def test_previous_run_is_the_baseline(tmp_path):
+def test_series_per_problem_over_the_runs(tmp_path):
     db = str(tmp_path / "h.db")
     for day in (1, 2, 3):
         path = write(tmp_path, f"d{day}.txt", run_text(
@@ -112,11 +112,21 @@ def test_previous_run_is_the_baseline(tmp_path):
             date=f"2026-11-0{day}T01:00:00Z"))
         assert cli("import", path, "--db", db) == 0
     h = History(db)
-    base = h.previous_run("ci-box", "2026-11-03T01:00:00Z")
-    assert base[3] == "c2"
-    assert h.previous_run("ci-box", "2026-11-01T01:00:00Z") is None
-    runs, series = h.trend("ci-box")
+    runs, series = h.series("ci-box")
     assert [r[3] for r in runs] == ["c1", "c2", "c3"]
-    assert series[("synthetic", "tessera", "--conv a")] == pytest.approx(
-        [1e3 / 2.0, 1e3 / 3.0, 1e3 / 4.0])
+    assert [r.samples for r in series["--conv a"]] == [
+        [1.0 + day, 1.1 + day] for day in (1, 2, 3)]
+    h.close()
+
+
+def test_a_history_from_before_gbytes_gets_the_column(tmp_path):
+    db = str(tmp_path / "old.db")
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA.replace("    gbytes REAL NOT NULL DEFAULT 0,\n", ""))
+    con.close()
+    path = write(tmp_path, "a.txt", run_text([("--conv a", [1.0, 1.1])]))
+    assert cli("import", path, "--db", db) == 0
+    h = History(db)
+    (run,) = h.runs()
+    assert h.load_run(run[0]).results[0].gbytes == 0.0
     h.close()

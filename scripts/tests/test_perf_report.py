@@ -46,9 +46,17 @@ def test_compare_exits_non_zero_on_a_regression(tmp_path, capsys):
     md = str(tmp_path / "cmp.md")
     assert cli("compare", base, new, "--markdown", md) == 1
     out = capsys.readouterr().out
-    assert "**1 regression(s)**, 0 improvement(s), 1 unchanged" in out
-    assert re.search(r"\| regression \| synthetic \| tessera \| `--conv a` \| gemm:f32 "
-                     r"\| 100\.20 \| 91\.09 \| 0\.909 \|", out)
+    assert "**1 regression(s)**: 1 regression, 0 improvement, 1 same, over 2 " \
+        "problems" in out
+    # The one statistic, its IQR and count, and the rate at that median.
+    assert "median of per-run times" in out
+    assert re.search(r"\| regression \| synthetic \| `--conv a` \| gemm:f32 "
+                     r"\| 10 \[0\.022\] \(12\) \| 11 \[0\.025\] \(12\) "
+                     r"\| 100\.00 GFLOPS \| 90\.91 GFLOPS \| 0\.909 \|", out)
+    # The unchanged problem is folded away.
+    changed, folded = out.split("<details>")
+    assert "`--conv b`" not in changed and "`--conv b`" in folded
+    assert "<summary>1 unchanged</summary>" in out
     assert open(md).read().strip() == out.strip()
     # The threshold is an option: a 15% minimum effect lets 10% pass.
     assert cli("compare", base, new, "--min-effect", "0.15") == 0
@@ -57,35 +65,51 @@ def test_compare_exits_non_zero_on_a_regression(tmp_path, capsys):
 def test_compare_of_equal_runs_passes(tmp_path, capsys):
     base, new = two_runs(tmp_path, 1.0)
     assert cli("compare", base, new) == 0
-    assert "**0 regression(s)**" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "**0 regression(s)**" in out and "No problem changed." in out
+
+
+def test_compare_across_environments_says_so_first(tmp_path, capsys):
+    base, _ = two_runs(tmp_path, 1.0)
+    other = write(tmp_path, "other.txt", run_text(
+        [("--conv a", tight(10.0 * 1.1)), ("--conv b", tight(4.0))],
+        commit="c2").replace("# isa=avx2", "# isa=avx512_core"))
+    assert cli("compare", base, other) == perf_history.EXIT_ENVIRONMENT == 3
+    out = capsys.readouterr()
+    assert out.out.splitlines()[2] == ("> **Environments differ** (isa: avx2 -> "
+                                       "avx512_core): the times are not comparable;"
+                                       " exit status 3.")
+    assert "environments differ: isa" in out.err
+
+
+def import_days(tmp_path, db, factors, machine="box", isa=lambda day: "avx2"):
+    """One run per factor (the time of --conv a, --conv b stays)."""
+    for day, f in enumerate(factors):
+        text = run_text([("--conv a", tight(10.0 * f)), ("--conv b", tight(4.0))],
+                        commit=f"c{day}", date=f"2026-10-{day + 1:02d}T01:00:00Z")
+        path = write(tmp_path, f"d{day}.txt", text.replace("# isa=avx2",
+                                                          f"# isa={isa(day)}"))
+        assert cli("import", path, "--db", db, "--machine", machine) == 0
 
 
 def test_compare_against_history(tmp_path, capsys):
     db = str(tmp_path / "h.db")
-    base, new = two_runs(tmp_path, 1.10)
-    # No earlier run yet: nothing to compare, no failure.
-    assert cli("compare", new, "--baseline", "history", "--db", db) == 0
-    assert "no earlier run" in capsys.readouterr().out
-    assert cli("import", base, "--db", db) == 0
-    assert cli("import", new, "--db", db) == 0
-    # The new run is in the db already: its baseline is the run before.
-    assert cli("compare", new, "--baseline", "history", "--db", db) == 1
-    assert "Against run c1@2026-11-01T01:00:00Z" in capsys.readouterr().out
-
-
-def test_bad_usage_is_exit_2(tmp_path, capsys):
-    base, _ = two_runs(tmp_path, 1.0)
-    assert cli("compare", base) == 2
-    assert cli("compare", base, base, "--alpha", "3") == 2
-    assert "--alpha must be in [0, 1)" in capsys.readouterr().err
+    assert cli("compare", "--baseline", "history", "--db", db) == 2
+    assert "no run" in capsys.readouterr().err
+    import_days(tmp_path, db, [1.0] * 12 + [1.10] * 2)
+    assert cli("compare", "--baseline", "history", "--db", db) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"\| regression \| synthetic \| `--conv a` \| gemm:f32 "
+                     r"\| 11 \| 10 \| \+10\.0% \| 90\.91 GFLOPS \| step at run 13", out)
+    # The run before had no regression.
+    assert cli("compare", "--baseline", "history", "--db", db, "--run",
+               "c11@2026-10-12T01:00:00Z") == 0
 
 
 def test_markdown_has_the_libraries_side_by_side(tmp_path):
     from tessera_perf.parse import read_run
-    from tessera_perf.stats import Thresholds
     run = read_run([LIB_BOTH])
-    text = report.markdown_report(run, None, [], Thresholds())
-    assert "No baseline run" in text
+    text = report.markdown_trend(run, [], {})
     assert "## Tessera vs oneDNN: nightly_lib_both" in text
     assert "| `--conv ic16ih14oc32oh14kh3ph1n\"small:3x3\"` | gemm:f32 | 65.04 | " \
            "onednn:jit:avx2 | 165.86 | 0.392 |" in text
@@ -102,7 +126,15 @@ def test_missing_matplotlib_gives_the_install_line(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     with pytest.raises(report.MissingPackage,
                        match=r"pip install -r scripts/requirements.txt"):
-        report.ratio_plot([])
+        report.pyplot()
+
+
+def test_labels_put_the_name_first():
+    assert report.problem_label('--conv g2ic96ih27oc256oh27kh5ph2n"alexnet:conv2"') \
+        == "alexnet:conv2 · g2ic96ih27oc256oh27kh5ph2"
+    assert report.problem_label("--eltwise --alg=relu 32x64x112x112_nresnet50:relu") \
+        == "resnet50:relu · --alg=relu 32x64x112x112"
+    assert report.problem_label("--conv ic3ih5oc4") == "ic3ih5oc4"
 
 
 def images(page):
@@ -113,29 +145,28 @@ def images(page):
 @needs_mpl
 def test_report_writes_markdown_and_self_contained_html(tmp_path, capsys):
     db = str(tmp_path / "h.db")
-    base, new = two_runs(tmp_path, 1.10)
-    for path in (base, new):
-        assert cli("import", path, "--db", db, "--machine", "box") == 0
-    assert cli("import", LIB_BOTH, "--db", db, "--machine", "box",
-               "--run", "with-onednn") == 0
+    import_days(tmp_path, db, [1.0] * 12 + [1.10] * 2)
+    assert cli("import", LIB_BOTH, "--db", db, "--machine", "other") == 0
     out = tmp_path / "out"
-    # The report of the run c2 against c1.
-    assert cli("report", "--db", db, "--out", str(out), "--run",
-               "c2@2026-11-02T01:00:00Z") == 0
+    assert cli("report", "--db", db, "--out", str(out), "--machine", "box",
+               "--html-link", "https://ci.example/report.html") == 1
     md = (out / "report.md").read_text()
-    assert "# Performance: box, commit c2" in md
-    assert "**1 regression(s)**" in md and "| synthetic | tessera | 0.953 |" in md
+    assert "# Performance: box, commit c13" in md
+    assert "Full report: [https://ci.example/report.html]" in md
+    assert "**1 regression(s)**" in md and "<summary>1 unchanged</summary>" in md
     page = (out / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert 'class="regression"' in page and "GFLOPS over the runs" in page
-    # Self-contained: no external resources, every image an embedded PNG:
-    # the ratio chart and one trend per (batch, library) in the db.
+    # The regressed row: its label (name first), the repro on hover, a link
+    # to its plot; the plot block has the command to copy.
+    assert '<tr class="regression">' in page
+    assert '<td title="benchdnn --mode=P --conv a"><a href="#plot-0">a</a></td>' in page
+    assert '<div class="plot" id="plot-0">' in page
+    assert "<pre>benchdnn --mode=P --conv a</pre>" in page
+    # Self-contained: no external resources; one plot (the changed problem).
     assert "http://" not in page and "https://" not in page
     pngs = images(page)
-    assert len(pngs) == 1 + 3
-    assert all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
-    # Progress on stderr.
-    assert "plotting trend 3/3" in capsys.readouterr().err
+    assert len(pngs) == 1 and pngs[0].startswith(b"\x89PNG\r\n\x1a\n")
+    assert "plotting trend 1/1" in capsys.readouterr().err
 
 
 @needs_mpl
@@ -150,10 +181,9 @@ def test_report_of_a_lib_both_run_plots_the_libraries(tmp_path):
     assert '<img alt="Tessera vs oneDNN nightly_lib_both"' in page
     assert "onednn:jit_1x1:avx2" in page
     md = (out / "report.md").read_text()
-    # Against the shards' run: no problem in common.
-    assert "over 0 problems in both runs" in md
+    assert "| new | nightly_lib_both |" in md  # 1 run: nothing to compare
 
 
 def test_report_of_an_empty_db_is_an_error(tmp_path, capsys):
     assert cli("report", "--db", str(tmp_path / "h.db"), "--out", str(tmp_path)) == 2
-    assert "no runs in" in capsys.readouterr().err
+    assert "no run" in capsys.readouterr().err

@@ -69,13 +69,40 @@ def test_real_ten_percent_slowdown_is_flagged():
     assert row.p_slower < 1e-6
 
 
-def test_noise_of_the_same_size_is_not_flagged():
+def test_noise_of_the_same_size_is_unstable_not_a_regression():
     # Medians 10% apart, but the samples spread over +-20% and overlap.
     base = [8.0, 12.0, 9.0, 11.5, 10.0, 8.5, 12.5]
     new = [9.0, 13.0, 11.0, 8.4, 12.2, 10.4, 11.6]
     row = verdict(base, new)
     assert stats.median(new) / stats.median(base) == pytest.approx(1.1, abs=0.02)
-    assert row.p_slower > 0.01 and row.verdict == "same"
+    assert row.p_slower > 0.01 and row.verdict == "unstable"
+    # Its IQR (relative) is larger than the 10% change.
+    assert row.base.spread > 0.1 and row.new.n == 7
+
+
+def test_a_clear_change_with_a_wide_spread_is_unstable():
+    # 23% slower, rank test clear, but new's IQR is 24% of its median.
+    base = tight(10.0, n=12)
+    new = [10.2, 14.0, 10.5, 14.5, 11.0, 13.5, 10.4, 13.0, 11.5, 14.2, 10.8, 13.6]
+    row = verdict(base, new)
+    assert row.p_slower < 1e-3 and row.new.spread > 1 / row.ratio - 1
+    assert row.verdict == "unstable"
+
+
+def test_quantiles_and_iqr():
+    assert stats.quantile([1, 2, 3, 4, 5], 0.25) == 2
+    assert stats.iqr([1, 2, 3, 4, 5]) == 2
+    assert stats.quantile([1.0, 2.0], 0.5) == 1.5
+    s = stats.summarize([4.0, 1.0, 3.0, 2.0, 5.0])
+    assert (s.median_ms, s.iqr_ms, s.n) == (3.0, 2.0, 5)
+
+
+def test_rate_is_gbps_for_memory_bound_drivers():
+    r = result([2.0, 2.0])
+    assert stats.rate(r, 2.0) == pytest.approx(500.0)  # 1 GOP in 2 ms
+    r.driver, r.gbytes = "eltwise", 0.5
+    assert stats.rate_unit("eltwise") == "GB/s" and stats.rate_unit("ip") == "GFLOPS"
+    assert stats.rate(r, 2.0) == pytest.approx(250.0)
 
 
 def test_consistent_but_tiny_slowdown_is_below_the_effect_size():
