@@ -98,9 +98,9 @@ static ALWAYS_INLINE void store8(tsr_data_type_t dt, void *p, int64_t i,
     }
 }
 
-static ALWAYS_INLINE __m256 cmp_one(__m256 a, __m256 b, const int pred) {
-    return _mm256_and_ps(_mm256_cmp_ps(a, b, pred), _mm256_set1_ps(1.f));
-}
+/* A macro: clang wants the predicate a constant before inlining. */
+#define cmp_one(a, b, pred)                                                    \
+    _mm256_and_ps(_mm256_cmp_ps((a), (b), (pred)), _mm256_set1_ps(1.f))
 
 static ALWAYS_INLINE __m256 op8(tsr_alg_kind_t op, __m256 a, __m256 b) {
     switch (op) {
