@@ -169,6 +169,11 @@ static tsr_status_t transpose_init(struct tsr_primitive_desc *pd) {
     st = plan_create(pd, &plan);
     if (st != tsr_success)
         return st;
+    /* 4-byte moves to or from a block of at most 16 (nchw <-> nChw16c):
+     * simple:tiled, which streams the block's rows, runs them faster. */
+    if (conf.move_only && tsr_data_type_size(conf.src_dt) == 4 &&
+        (plan.rows <= 16 || plan.cols <= 16))
+        return tsr_unimplemented;
     transpose_plan_t *p = malloc(sizeof(*p));
     if (!p)
         return tsr_out_of_memory;
@@ -193,8 +198,6 @@ static tsr_status_t transpose_execute(const struct tsr_primitive_desc *pd,
     tsr_status_t st = reorder_exec_setup(&conf, &values, &src, &dst, pd, ctx);
     if (st != tsr_success)
         return st;
-    if (!p)
-        return tsr_invalid_arguments;
     const transpose_op_t op = {
             .src_dt = conf.src_dt,
             .dst_dt = conf.dst_dt,
