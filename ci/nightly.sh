@@ -69,12 +69,13 @@ default_sets() {
 }
 
 # Builds benchdnn (Release) from source folder $1 into $2, printing a
-# progress line at every tenth of the build.
+# progress line at every tenth of the build; $4 and on: more CMake options.
 build_benchdnn() {
     local src=$1 dir=$2 what=$3
+    shift 3
     echo "nightly: configuring $what ($dir)" >&2
     cmake -B "$dir" -S "$src" -DCMAKE_BUILD_TYPE=Release -DTSR_BUILD_TESTS=OFF \
-        "${launcher[@]}" >/dev/null
+        "${launcher[@]}" "$@" >/dev/null
     echo "nightly: building $what" >&2
     local start=$SECONDS
     cmake --build "$dir" -j"$(nproc)" --target benchdnn 2>&1 |
@@ -205,7 +206,9 @@ ab_side() {
         rm -rf "$src"
         mkdir -p "$src"
         git archive "$rev" | tar -x -C "$src"
-        CCACHE_BASEDIR=$src build_benchdnn "$src" "$dir" "$side ($rev)"
+        # An export has no git history: the run header gets the commit here.
+        CCACHE_BASEDIR=$src build_benchdnn "$src" "$dir" "$side ($rev)" \
+            "-DTSR_BUILD_COMMIT=$rev"
     fi
     printf '%s\t%s\n' "$dir/benchdnn" "$arg ($rev)"
 }

@@ -23,6 +23,7 @@ compiler, build options, CPU) other than in the --ignore-env keys.
 import argparse
 import json
 import os
+import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -107,8 +108,11 @@ def write_outputs(out, base, new, headers, problems, rows, thresholds, env_note,
         f.write(md)
     by_repro = {p.repro: p for p in problems}
     try:
+        commands = [(side.label, " ".join([f"{k}={shlex.quote(v)}" for k, v in side.env.items()]
+                                          + [shlex.quote(side.binary)]))
+                    for side in (base, new)]
         page = report.html_comparison(title, facts, rows, thresholds, env_note,
-                                      by_repro, progress)
+                                      by_repro, progress, commands)
         with open(os.path.join(out, "ab.html"), "w", encoding="utf-8") as f:
             f.write(page)
     except report.MissingPackage as e:

@@ -57,8 +57,13 @@ def problem_label(problem, width=60):
     return _short(f"{name} · {rest[:m.start()]}", width)
 
 
-def repro_command(problem):
-    return f"benchdnn --mode=P {problem}"
+def repro_command(problem, commands=None):
+    """The command line that reruns the problem: `benchdnn`, or with
+    commands ([(side, "VAR=VALUE /path/to/benchdnn"), ...], an A/B's two
+    sides) one line per side."""
+    if not commands:
+        return f"benchdnn --mode=P {problem}"
+    return "\n".join(f"{side}: {cmd} --mode=P {problem}" for side, cmd in commands)
 
 
 def run_facts(run):
@@ -284,7 +289,7 @@ def libs_plot(batch, tessera, onednn):
     return _png(fig, plt)
 
 
-def _md_table_to_html(markdown, links=None):
+def _md_table_to_html(markdown, links=None, commands=None):
     """A Markdown table of this module as an HTML table. links: {row
     index: (anchor id, repro)}: that row's problem cell (the one in
     backquotes) becomes a readable label linked to the anchor, the full
@@ -303,7 +308,8 @@ def _md_table_to_html(markdown, links=None):
                 label = e(problem_label(repro))
                 if links and i in links:
                     label = f'<a href="#{links[i]}">{label}</a>'
-                tds.append(f'<td title="{e(repro_command(repro))}">{label}</td>')
+                tds.append(f'<td title="{e(repro_command(repro, commands))}">'
+                           f'{label}</td>')
             else:
                 tds.append(f"<td>{e(c)}</td>")
         out.append(f"<tr{cls}>" + "".join(tds) + "</tr>")
@@ -328,11 +334,11 @@ def _page(title, body):
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def _plot_block(anchor, problem, verdict, png, extra=""):
+def _plot_block(anchor, problem, verdict, png, extra="", commands=None):
     e = html.escape
     return (f'<div class="plot" id="{anchor}"><b>{e(problem_label(problem))}'
             f'</b> ({e(verdict)}){extra}<br><img alt="{e(problem)}" '
-            f'src="data:image/png;base64,{png}"><pre>{e(repro_command(problem))}'
+            f'src="data:image/png;base64,{png}"><pre>{e(repro_command(problem, commands))}'
             "</pre></div>")
 
 
@@ -347,10 +353,11 @@ def _changed_links(sorted_rows, verdict):
 
 
 def html_comparison(title, facts, rows, thresholds, env_note="", problems=None,
-                    progress=None):
+                    progress=None, commands=None):
     """The HTML page of a comparison: facts of both sides, verdicts, and
     for A/B (problems: {repro: ab.Problem}) a samples plot per changed
-    problem."""
+    problem. commands: each side's command prefix for the repro lines (see
+    repro_command)."""
     e = html.escape
     body = _banner(env_note)
     body.append("<table><tr><th></th><th>base</th><th>new</th></tr>" + "".join(
@@ -361,7 +368,8 @@ def html_comparison(title, facts, rows, thresholds, env_note="", problems=None,
              "<h2>Geomean per batch</h2>", _md_table_to_html(geomean_table(rows))]
     ordered = sorted(rows, key=lambda r: (ORDER[r.verdict], r.ratio))
     links = _changed_links(ordered, lambda r: r.verdict)
-    body += ["<h2>Problems</h2>", _md_table_to_html(comparison_table(rows), links)]
+    body += ["<h2>Problems</h2>",
+             _md_table_to_html(comparison_table(rows), links, commands)]
     if links and problems:
         body.append("<h2>Changed problems: samples by round</h2>")
         for n, (i, anchor) in enumerate(sorted(links.items())):
@@ -370,7 +378,7 @@ def html_comparison(title, facts, rows, thresholds, env_note="", problems=None,
             r = ordered[i]
             body.append(_plot_block(anchor, r.problem, r.verdict,
                                     ab_plot(problems[r.problem]),
-                                    f", ratio new/base {_fmt(r.ratio)}"))
+                                    f", ratio new/base {_fmt(r.ratio)}", commands))
     return _page(title, body)
 
 

@@ -101,6 +101,10 @@ def test_a_real_slowdown_is_confirmed_and_fails_the_job(tmp_path, monkeypatch):
     assert len(verdicts["net:a"]["passes"]) == 1  # ... alone
     md = (tmp_path / "out" / "ab.md").read_text()
     assert "**1 regression(s)**" in md and "<summary>2 unchanged</summary>" in md
+    # The repro of each side carries its environment.
+    page = (tmp_path / "out" / "ab.html").read_text()
+    assert "new: FAKE_SIDE=new FAKE_MATCH=net:b FAKE_FACTOR=1.3 " in page
+    assert "base: FAKE_SIDE=base " in page
 
 
 def test_a_slowdown_the_second_pass_does_not_repeat_is_unstable(tmp_path, monkeypatch):
