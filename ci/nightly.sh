@@ -74,8 +74,9 @@ build_benchdnn() {
     local src=$1 dir=$2 what=$3
     shift 3
     echo "nightly: configuring $what ($dir)" >&2
-    cmake -B "$dir" -S "$src" -DCMAKE_BUILD_TYPE=Release -DTSR_BUILD_TESTS=OFF \
-        "${launcher[@]}" "$@" >/dev/null
+    # --no-warn-unused-cli: revisions older than TSR_BUILD_COMMIT ignore it.
+    cmake -B "$dir" -S "$src" --no-warn-unused-cli -DCMAKE_BUILD_TYPE=Release \
+        -DTSR_BUILD_TESTS=OFF "${launcher[@]}" "$@" >/dev/null
     echo "nightly: building $what" >&2
     local start=$SECONDS
     cmake --build "$dir" -j"$(nproc)" --target benchdnn 2>&1 |

@@ -421,8 +421,10 @@ TSR_API tsr_status_t tsr_primitive_attr_get_scratchpad_mode(
 /* Legacy (v2.x) output scales, known at creation: dst = scales[m] * acc.
  * `mask` selects the dst dims the scales vary over (bit d = dim d, e.g.
  * 2 = per output channel); `count` must equal the product of those dims,
- * checked at primitive descriptor creation. Cannot be combined with
- * per-argument scales. */
+ * checked at primitive descriptor creation. A count outside 1..2^58 or a
+ * NULL `scales` is tsr_invalid_arguments; the values are copied (out of
+ * memory: tsr_out_of_memory, the attribute unchanged). Cannot be combined
+ * with per-argument scales. */
 TSR_API tsr_status_t
 tsr_primitive_attr_set_output_scales(tsr_primitive_attr_t attr, tsr_dim_t count,
                                      int mask, const float *scales);
