@@ -63,7 +63,7 @@ static const driver_doc_t driver_docs[] = {
          "smaller\n"
          "  spatial dim copies a larger one; output or padding is derived)",
          "--conv --dt=u8:s8:u8 --attr-post-ops=relu mb2ic16ih10oc32kh3ph1",
-         conv_print_options},
+         NULL},
         {"ip", "[mbX]icX[idX][ihX][iwX]ocX[nNAME]",
          "--ip --dir=FWD_I mb16ic64ih7oc1000", NULL},
         {"matmul",

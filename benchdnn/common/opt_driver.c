@@ -65,6 +65,14 @@ static void loop_run_descriptor(void *state, const char *text) {
     }
 }
 
+void opt_driver_lists_init(const opt_driver_t *drv, opt_lists_t *lists) {
+    opt_lists_init(lists, drv->defs, drv->ndefs);
+    if (drv->after_attr_from > 0)
+        lists->after_attr_from = drv->after_attr_from;
+    for (int i = 0; i < drv->n_shared; i++)
+        opt_lists_share(lists, drv->shared[i][0], drv->shared[i][1]);
+}
+
 void opt_driver_print_options(FILE *f, const opt_def_t *defs, int ndefs) {
     fprintf(f,
             "Options (a comma list runs every value; default in brackets):\n");
@@ -112,9 +120,7 @@ int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
     s->prb = calloc(1, drv->prb_size);
     if (!s->desc || !s->prb)
         bench_usage_error("out of memory");
-    opt_lists_init(&s->lists, drv->defs, drv->ndefs);
-    if (drv->after_attr_from > 0)
-        s->lists.after_attr_from = drv->after_attr_from;
+    opt_driver_lists_init(drv, &s->lists);
     const bench_driver_loop_t loop = {
             .state = s,
             .parse_option = loop_parse_option,

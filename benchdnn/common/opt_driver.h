@@ -20,6 +20,10 @@ typedef struct {
     /* Options from this index on vary faster than the --attr-* lists (0:
      * none; see opt_lists_t). */
     int after_attr_from;
+    /* {k, owner} pairs, n_shared of them: defs[k] sets defs[owner]'s list
+     * (opt_lists_share). */
+    int shared[OPT_MAX][2];
+    int n_shared;
     size_t desc_size, prb_size; /* of the driver's descriptor and problem */
     /* 0, or -1 with a message in err (a usage error). */
     int (*parse_desc)(const char *text, void *desc, char *err);
@@ -37,6 +41,10 @@ typedef struct {
  * errors exit). A lone "--help" token prints the driver's options
  * (opt_driver_print_options) instead. */
 int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens);
+
+/* `lists` as the driver's loop starts them: the table's defaults, its
+ * after_attr_from and shared lists. */
+void opt_driver_lists_init(const opt_driver_t *drv, opt_lists_t *lists);
 
 /* The options of a table, with their defaults, then the --attr-* ones. */
 void opt_driver_print_options(FILE *f, const opt_def_t *defs, int ndefs);

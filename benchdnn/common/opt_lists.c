@@ -16,11 +16,17 @@ static void set_default(opt_lists_t *l, int k) {
         p += len;
     } while (*p++ == ',' && n < BENCH_MAX_LIST);
     l->n[k] = n;
+    l->set_by[k] = k;
+}
+
+static int owns_list(const opt_lists_t *l, int k) {
+    return l->list_of[k] == k;
 }
 
 static void set_defaults(opt_lists_t *l) {
     for (int k = 0; k < l->ndefs; k++)
-        set_default(l, k);
+        if (owns_list(l, k))
+            set_default(l, k);
 }
 
 void opt_lists_init(opt_lists_t *lists, const opt_def_t *defs, int ndefs) {
@@ -28,7 +34,14 @@ void opt_lists_init(opt_lists_t *lists, const opt_def_t *defs, int ndefs) {
     lists->defs = defs;
     lists->ndefs = ndefs < OPT_MAX ? ndefs : OPT_MAX;
     lists->after_attr_from = lists->ndefs;
+    for (int k = 0; k < lists->ndefs; k++)
+        lists->list_of[k] = k;
     set_defaults(lists);
+}
+
+void opt_lists_share(opt_lists_t *lists, int k, int owner) {
+    lists->list_of[k] = owner;
+    lists->n[k] = 0;
 }
 
 void opt_lists_reset(opt_lists_t *lists) {
@@ -58,10 +71,11 @@ int opt_lists_parse_try(opt_lists_t *lists, const char *tok, char *err) {
     if (k < 0)
         return 0;
     const opt_def_t *def = &lists->defs[k];
+    const int list = lists->list_of[k];
     if (value[0] == '\0' && !strchr(tok, '='))
         value = "true";     /* a bare flag: --inplace */
     if (value[0] == '\0') { /* the default */
-        set_default(lists, k);
+        set_default(lists, list);
         return 1;
     }
     char items[BENCH_MAX_LIST][OPT_VALUE_LEN];
@@ -93,33 +107,40 @@ int opt_lists_parse_try(opt_lists_t *lists, const char *tok, char *err) {
             break;
         p = comma + 1;
     }
-    lists->n[k] = n + 1;
-    memcpy(lists->values[k], items, sizeof(items[0]) * (size_t)(n + 1));
+    lists->n[list] = n + 1;
+    memcpy(lists->values[list], items, sizeof(items[0]) * (size_t)(n + 1));
+    lists->set_by[list] = k;
     return 1;
 }
 
 int opt_lists_count(const opt_lists_t *lists) {
     int count = attr_lists_count(&lists->attr);
     for (int k = 0; k < lists->ndefs; k++)
-        count *= lists->n[k];
+        if (owns_list(lists, k))
+            count *= lists->n[k];
     return count;
 }
 
 void opt_lists_get(const opt_lists_t *lists, int i, const char *values[OPT_MAX],
                    bench_attr_t *attr) {
+    const char *picked[OPT_MAX]; /* per list */
     for (int k = lists->ndefs - 1; k >= 0; k--) {
-        if (k < lists->after_attr_from)
+        if (k < lists->after_attr_from || !owns_list(lists, k))
             continue;
-        values[k] = lists->values[k][i % lists->n[k]];
+        picked[k] = lists->values[k][i % lists->n[k]];
         i /= lists->n[k];
     }
     const int n_attr = attr_lists_count(&lists->attr);
     attr_lists_get(&lists->attr, i % n_attr, attr);
     i /= n_attr;
     for (int k = lists->ndefs - 1; k >= 0; k--) {
-        if (k >= lists->after_attr_from)
+        if (k >= lists->after_attr_from || !owns_list(lists, k))
             continue;
-        values[k] = lists->values[k][i % lists->n[k]];
+        picked[k] = lists->values[k][i % lists->n[k]];
         i /= lists->n[k];
+    }
+    for (int k = 0; k < lists->ndefs; k++) {
+        const int list = lists->list_of[k];
+        values[k] = lists->set_by[list] == k ? picked[list] : NULL;
     }
 }

@@ -21,6 +21,7 @@
 #include "common/dt_cfg.h"
 #include "common/fill_compare.h"
 #include "common/layout_tag.h"
+#include "common/opt_driver.h"
 #include "tessera.h"
 
 enum { CONV_D = 0, CONV_H = 1, CONV_W = 2, CONV_NSPATIAL = 3 };
@@ -66,7 +67,7 @@ int conv_desc_equal(const conv_desc_t *a, const conv_desc_t *b);
 int64_t conv_desc_kernel_extent(const conv_desc_t *d, int i);
 
 /* ------------------------------------------------------------------------ */
-/* Options (conv_bench.c) and data types (conv_cfg.c). */
+/* Directions and algorithms (conv_prb.c). */
 
 typedef enum {
     CONV_FWD_B = 0, /* forward training with bias (the default) */
@@ -219,41 +220,15 @@ int conv_zero_points_checkable(const conv_prb_t *p, char *reason,
                                size_t reason_len);
 
 /* ------------------------------------------------------------------------ */
-/* Driver options (conv_bench.c): each a comma list, multiplied. */
+/* Driver (conv_bench.c) and one problem (conv_run.c). */
 
-typedef struct {
-    int n_dir, n_cfg, n_bia, n_stag, n_wtag, n_dtag, n_alg, n_fpmath, n_mb;
-    conv_dir_t dir[BENCH_MAX_LIST];
-    bench_dt_cfg_t cfg[BENCH_MAX_LIST];
-    bench_bia_dt_t bia[BENCH_MAX_LIST];
-    char stag[BENCH_MAX_LIST][CONV_TAG_LEN];
-    char wtag[BENCH_MAX_LIST][CONV_TAG_LEN];
-    char dtag[BENCH_MAX_LIST][CONV_TAG_LEN];
-    conv_alg_t alg[BENCH_MAX_LIST];
-    char fpmath[BENCH_MAX_LIST][CONV_FPMATH_LEN];
-    int64_t mb[BENCH_MAX_LIST]; /* 0: the descriptor's */
-    bench_attr_lists_t attr;
-} conv_settings_t;
-
-void conv_settings_init(conv_settings_t *s);
-void conv_settings_fini(conv_settings_t *s);
-/* 1 consumed, 0 not a conv option, -1 bad value (message in err; the
- * settings are left as they were). */
-int conv_settings_parse_try(conv_settings_t *s, const char *tok, char *err);
-int conv_settings_count(const conv_settings_t *s);
-/* Combination `i` (0 <= i < count) applied to `desc`. */
-void conv_settings_get(const conv_settings_t *s, const conv_desc_t *desc, int i,
-                       conv_prb_t *p);
+/* The options as an opt_lists table (each a comma list, multiplied), the
+ * descriptor, the problem of a combination and its run. */
+extern const opt_driver_t conv_driver;
+int conv_bench(int ntokens, char **tokens);
 /* The first problem of a command line's tokens (a repro line split at
  * blanks, with or without the leading --conv). */
 int conv_prb_from_args_try(int n, char **toks, conv_prb_t *p, char *err);
-
-/* ------------------------------------------------------------------------ */
-/* Driver entry (conv_bench.c) and one problem (conv_run.c). */
-
-int conv_bench(int ntokens, char **tokens);
-/* --conv --help: the options, their defaults, the --attr-* options. */
-void conv_print_options(FILE *f);
 /* Creates, runs, checks and times `p` on `lib` per bench_settings.mode
  * (LIST is the caller's); `repro` goes into performance lines. */
 void conv_run_problem(const conv_prb_t *p, bench_lib_t lib, const char *repro,

@@ -13,21 +13,35 @@
 
 static char err[BENCH_ERR_LEN];
 
-static int opt(conv_settings_t *s, const char *tok) {
+static int opt(opt_lists_t *l, const char *tok) {
     err[0] = '\0';
-    return conv_settings_parse_try(s, tok, err);
+    return opt_lists_parse_try(l, tok, err);
 }
 
-/* A rejected option: -1, message naming `named`, settings untouched. */
-static int opt_rejected(conv_settings_t *s, const char *tok,
-                        const char *named) {
-    conv_settings_t before = *s;
-    int ok = opt(s, tok) == -1 && strstr(err, named) != NULL &&
-             memcmp(&before, s, sizeof(before)) == 0;
+/* A rejected option: -1, message naming `named`, lists untouched. */
+static int opt_rejected(opt_lists_t *l, const char *tok, const char *named) {
+    static opt_lists_t before;
+    before = *l;
+    int ok = opt(l, tok) == -1 && strstr(err, named) != NULL &&
+             memcmp(&before, l, sizeof(before)) == 0;
     if (!ok)
         fprintf(stderr, "'%s': message '%s', expected to name '%s'\n", tok, err,
                 named);
     return ok;
+}
+
+/* Combination i of the conv options on mb5ic3ih5oc4kh3, as the driver's
+ * loop builds it. */
+static conv_prb_t prb_at(const opt_lists_t *l, int i) {
+    conv_desc_t d;
+    conv_desc_parse_try("mb5ic3ih5oc4kh3", &d, err);
+    const char *values[OPT_MAX];
+    bench_attr_t attr;
+    opt_lists_get(l, i, values, &attr);
+    conv_prb_t p;
+    char repro[2048];
+    conv_driver.make_prb(&d, values, &attr, &p, repro, sizeof(repro));
+    return p;
 }
 
 /* A problem from the tokens of a command line, split at blanks. */
@@ -43,77 +57,132 @@ static int prb_from_line(const char *line, conv_prb_t *p) {
 }
 
 static void test_options(void) {
-    conv_settings_t s;
-    conv_settings_init(&s);
-    CHECK(conv_settings_count(&s) == 1);
-    CHECK(s.dir[0] == CONV_FWD_B && s.alg[0] == CONV_ALG_DIRECT);
-    CHECK(s.cfg[0].src == tsr_f32 && s.cfg[0].dst == tsr_f32);
-    CHECK(!strcmp(s.stag[0], "any") && s.mb[0] == 0);
+    static opt_lists_t l;
+    opt_driver_lists_init(&conv_driver, &l);
+    CHECK(opt_lists_count(&l) == 1);
+    conv_prb_t p = prb_at(&l, 0);
+    CHECK(p.dir == CONV_FWD_B && p.alg == CONV_ALG_DIRECT);
+    CHECK(p.cfg.src == tsr_f32 && p.cfg.dst == tsr_f32 && !p.cfg.legacy);
+    CHECK(p.bia.dt == tsr_f32 && !strcmp(p.fpmath, "strict"));
+    /* --mb=0: the descriptor's minibatch. */
+    CHECK(!strcmp(p.stag, "any") && p.desc.mb == 5);
 
-    CHECK(opt(&s, "--dir=FWD_D,bwd_w") == 1 && s.n_dir == 2);
-    CHECK(s.dir[0] == CONV_FWD_D && s.dir[1] == CONV_BWD_W);
-    CHECK(opt_rejected(&s, "--dir=FWD_B,SIDEWAYS", "'SIDEWAYS'"));
-    CHECK(opt_rejected(&s, "--dir=FWD_B,,FWD_D", "empty item"));
+    CHECK(opt(&l, "--dir=FWD_D,bwd_w") == 1 && opt_lists_count(&l) == 2);
+    CHECK(prb_at(&l, 0).dir == CONV_FWD_D && prb_at(&l, 1).dir == CONV_BWD_W);
+    CHECK(opt_rejected(&l, "--dir=FWD_B,SIDEWAYS", "'SIDEWAYS'"));
+    CHECK(opt_rejected(&l, "--dir=FWD_B,,FWD_D", "empty item"));
+    /* --reset: every list back to its default. */
+    opt_lists_reset(&l);
+    CHECK(opt_lists_count(&l) == 1 && prb_at(&l, 0).dir == CONV_FWD_B);
 
-    CHECK(opt(&s, "--cfg=u8s8u8,u8s8u8s32,f32_wino,bf16bf16f32") == 1);
-    CHECK(s.n_cfg == 4 && s.cfg[0].legacy);
-    CHECK(s.cfg[0].src == tsr_u8 && s.cfg[0].wei == tsr_s8 &&
-          s.cfg[0].dst == tsr_u8);
-    CHECK(s.cfg[1].dst == tsr_u8 && !strcmp(s.cfg[1].text, "u8s8u8s32"));
-    CHECK(s.cfg[2].src == tsr_f32 && !strcmp(s.cfg[2].text, "f32_wino"));
-    CHECK(s.cfg[3].src == tsr_bf16 && s.cfg[3].dst == tsr_f32);
-    CHECK(opt_rejected(&s, "--cfg=u8s8", "'u8s8'"));
-    CHECK(opt_rejected(&s, "--cfg=q8s8u8", "'q8s8u8'"));
+    CHECK(opt(&l, "--cfg=u8s8u8,u8s8u8s32,f32_wino,bf16bf16f32") == 1);
+    CHECK(opt_lists_count(&l) == 4);
+    p = prb_at(&l, 0);
+    CHECK(p.cfg.legacy && p.cfg.src == tsr_u8 && p.cfg.wei == tsr_s8 &&
+          p.cfg.dst == tsr_u8);
+    p = prb_at(&l, 1);
+    CHECK(p.cfg.dst == tsr_u8 && !strcmp(p.cfg.text, "u8s8u8s32"));
+    p = prb_at(&l, 2);
+    CHECK(p.cfg.src == tsr_f32 && !strcmp(p.cfg.text, "f32_wino"));
+    p = prb_at(&l, 3);
+    CHECK(p.cfg.src == tsr_bf16 && p.cfg.dst == tsr_f32);
+    CHECK(opt_rejected(&l, "--cfg=u8s8", "'u8s8'"));
+    CHECK(opt_rejected(&l, "--cfg=q8s8u8", "'q8s8u8'"));
+    CHECK(opt_rejected(&l, "--cfg=u8:s8:u8", "--cfg: "));
 
-    CHECK(opt(&s, "--dt=u8:s8:u8,bf16,F32:f32:f32") == 1 && s.n_cfg == 3);
-    CHECK(!s.cfg[0].legacy && !strcmp(s.cfg[0].text, "u8:s8:u8"));
-    CHECK(s.cfg[1].wei == tsr_bf16 && !strcmp(s.cfg[1].text, "bf16"));
-    CHECK(!strcmp(s.cfg[2].text, "f32") && bench_dt_cfg_is_default(&s.cfg[2]));
-    CHECK(opt_rejected(&s, "--dt=u8:s8", "'u8:s8'"));
-    CHECK(opt_rejected(&s, "--dt=u8:s8:q9", "'u8:s8:q9'"));
+    /* --dt replaces the --cfg list (one list, two spellings). */
+    CHECK(opt(&l, "--dt=u8:s8:u8,bf16,F32:f32:f32") == 1);
+    CHECK(opt_lists_count(&l) == 3);
+    p = prb_at(&l, 0);
+    CHECK(!p.cfg.legacy && !strcmp(p.cfg.text, "u8:s8:u8"));
+    p = prb_at(&l, 1);
+    CHECK(p.cfg.wei == tsr_bf16 && !strcmp(p.cfg.text, "bf16"));
+    p = prb_at(&l, 2);
+    CHECK(!strcmp(p.cfg.text, "f32") && bench_dt_cfg_is_default(&p.cfg));
+    CHECK(opt_rejected(&l, "--dt=u8:s8", "'u8:s8'"));
+    CHECK(opt_rejected(&l, "--dt=u8:s8:q9", "'u8:s8:q9'"));
+    CHECK(opt_rejected(&l, "--dt=u8s8u8", "--dt: "));
     /* oneDNN types the library lacks parse; the run says UNIMPLEMENTED. */
-    CHECK(opt(&s, "--dt=f64") == 1 && !strcmp(s.cfg[0].unsupported, "f64"));
+    CHECK(opt(&l, "--dt=f64") == 1 &&
+          !strcmp(prb_at(&l, 0).cfg.unsupported, "f64"));
+    CHECK(opt(&l, "--cfg=bf16") == 1 && opt_lists_count(&l) == 1 &&
+          prb_at(&l, 0).cfg.legacy);
+    /* An empty value is the default, --dt=f32. */
+    CHECK(opt(&l, "--cfg=") == 1);
+    p = prb_at(&l, 0);
+    CHECK(!p.cfg.legacy && bench_dt_cfg_is_default(&p.cfg));
 
-    CHECK(opt(&s, "--bia-dt=bf16") == 1 && s.bia[0].dt == tsr_bf16);
-    CHECK(opt(&s, "--bia_dt=s32") == 1 && s.bia[0].dt == tsr_s32);
-    CHECK(opt_rejected(&s, "--bia-dt=i7", "'i7'"));
+    CHECK(opt(&l, "--bia-dt=bf16") == 1 && prb_at(&l, 0).bia.dt == tsr_bf16);
+    CHECK(opt(&l, "--bia_dt=s32") == 1 && prb_at(&l, 0).bia.dt == tsr_s32);
+    CHECK(opt_rejected(&l, "--bia-dt=i7", "'i7'"));
 
-    CHECK(opt(&s, "--stag=axb,nChw16c,b_fs_yx_fsv16") == 1 && s.n_stag == 3);
-    CHECK(opt(&s, "--wtag=OIhw16i16o") == 1);
-    CHECK(opt_rejected(&s, "--dtag=nchw,foo", "'foo'"));
-    CHECK(opt(&s, "--alg=WINO,convolution_auto") == 1);
-    CHECK(s.alg[0] == CONV_ALG_WINO && s.alg[1] == CONV_ALG_AUTO);
-    CHECK(opt_rejected(&s, "--alg=fft", "'fft'"));
-    CHECK(opt(&s, "--mb=0,16") == 1 && s.mb[1] == 16);
-    CHECK(opt_rejected(&s, "--mb=-1", "'-1'"));
-    CHECK(opt(&s, "--attr-fpmath=bf16:true") == 1);
-    CHECK(opt_rejected(&s, "--attr-fpmath=f8", "'f8'"));
-    CHECK(opt(&s, "--attr-post-ops=relu,sum:0.5") == 1);
-    CHECK(opt(&s, "--frobnicate=1") == 0 && opt(&s, "ic3ih5oc4kh3") == 0);
-    conv_settings_fini(&s);
+    CHECK(opt(&l, "--stag=axb,nChw16c,b_fs_yx_fsv16") == 1);
+    CHECK(opt_lists_count(&l) == 3 && !strcmp(prb_at(&l, 1).stag, "nChw16c"));
+    CHECK(opt(&l, "--wtag=OIhw16i16o") == 1 &&
+          !strcmp(prb_at(&l, 2).wtag, "OIhw16i16o"));
+    CHECK(opt_rejected(&l, "--dtag=nchw,foo", "'foo'"));
+    /* Longer than a problem keeps. */
+    CHECK(opt_rejected(&l, "--dtag=abcdefghijabcdefghijabcdefghijab",
+                       "unknown tag"));
+    opt_lists_reset(&l);
+
+    CHECK(opt(&l, "--alg=WINO,convolution_auto") == 1);
+    CHECK(prb_at(&l, 0).alg == CONV_ALG_WINO &&
+          prb_at(&l, 1).alg == CONV_ALG_AUTO);
+    CHECK(opt_rejected(&l, "--alg=fft", "'fft'"));
+    CHECK(opt(&l, "--mb=0,16") == 1 && opt_lists_count(&l) == 4);
+    CHECK(prb_at(&l, 0).desc.mb == 5 && prb_at(&l, 1).desc.mb == 16);
+    CHECK(opt_rejected(&l, "--mb=-1", "'-1'"));
+    CHECK(opt(&l, "--attr-fpmath=bf16:true") == 1 &&
+          !strcmp(prb_at(&l, 0).fpmath, "bf16:true"));
+    CHECK(opt(&l, "--attr-fpmath=ANY") == 1);
+    CHECK(opt_rejected(&l, "--attr-fpmath=f8", "'f8'"));
+    CHECK(opt(&l, "--attr-post-ops=relu,sum:0.5") == 1 &&
+          opt_lists_count(&l) == 8);
+    CHECK(opt(&l, "--frobnicate=1") == 0 && opt(&l, "ic3ih5oc4kh3") == 0);
+    opt_lists_reset(&l);
 }
 
 static void test_lists_multiply(void) {
-    conv_settings_t s;
-    conv_settings_init(&s);
-    CHECK(opt(&s, "--dir=FWD_B,FWD_D") == 1);
-    CHECK(opt(&s, "--attr-post-ops=,relu") == 1);
-    CHECK(opt(&s, "--mb=1,3") == 1);
-    CHECK(conv_settings_count(&s) == 8);
-    conv_desc_t d;
-    CHECK(conv_desc_parse_try("ic3ih5oc4kh3", &d, err) == 0);
+    static opt_lists_t l;
+    opt_driver_lists_init(&conv_driver, &l);
+    CHECK(opt(&l, "--dir=FWD_B,FWD_D") == 1);
+    CHECK(opt(&l, "--attr-post-ops=,relu") == 1);
+    CHECK(opt(&l, "--mb=1,3") == 1);
+    CHECK(opt_lists_count(&l) == 8);
     /* Stable order, the later option varying fastest. */
     const conv_dir_t dirs[8] = {CONV_FWD_B, CONV_FWD_B, CONV_FWD_B, CONV_FWD_B,
                                 CONV_FWD_D, CONV_FWD_D, CONV_FWD_D, CONV_FWD_D};
     const int posts[8] = {0, 0, 1, 1, 0, 0, 1, 1};
     const int64_t mbs[8] = {1, 3, 1, 3, 1, 3, 1, 3};
     for (int i = 0; i < 8; i++) {
-        conv_prb_t p;
-        conv_settings_get(&s, &d, i, &p);
+        conv_prb_t p = prb_at(&l, i);
         CHECK(p.dir == dirs[i] && p.attr.n_post_ops == posts[i] &&
               p.desc.mb == mbs[i]);
     }
-    conv_settings_fini(&s);
+    /* The whole order: dir, cfg/dt, bia-dt, stag, wtag, dtag, alg,
+     * attr-fpmath, the --attr-* lists, mb (fastest). */
+    static const char *const two_each[] = {
+            "--dt=f32,bf16",           "--bia-dt=f32,s32", "--stag=any,axb",
+            "--wtag=any,abx",          "--dtag=any,axb",   "--alg=direct,auto",
+            "--attr-fpmath=strict,any"};
+    for (size_t k = 0; k < sizeof(two_each) / sizeof(two_each[0]); k++)
+        CHECK(opt(&l, two_each[k]) == 1);
+    CHECK(opt_lists_count(&l) == 1 << 10);
+    int ok = 1;
+    for (int i = 0; i < 1 << 10; i++) {
+        const conv_prb_t p = prb_at(&l, i);
+        const int bits =
+                (p.dir == CONV_FWD_D) << 9 | (p.cfg.src == tsr_bf16) << 8 |
+                (p.bia.dt == tsr_s32) << 7 |
+                (p.stag[0] == 'a' && p.stag[1] == 'x') << 6 |
+                (p.wtag[1] == 'b') << 5 | (p.dtag[1] == 'x') << 4 |
+                (p.alg == CONV_ALG_AUTO) << 3 | (p.fpmath[0] == 'a') << 2 |
+                (p.attr.n_post_ops == 1) << 1 | (p.desc.mb == 3);
+        ok &= bits == i;
+    }
+    CHECK(ok);
+    opt_lists_reset(&l);
 }
 
 static void test_repro(void) {
@@ -147,6 +216,13 @@ static void test_repro(void) {
     CHECK(prb_from_line("--mb=5 ic3ih5oc4kh3", &p) == 0 && p.desc.mb == 5);
     conv_prb_repro(&p, 0, repro, sizeof(repro));
     CHECK(!strcmp(repro, "--conv mb5ic3ih5oc4oh3kh3ph0"));
+    /* Of --cfg and --dt, the last given sets the data types. */
+    CHECK(prb_from_line("--cfg=u8s8u8 --dt=bf16 ic3ih5oc4kh3", &p) == 0);
+    conv_prb_repro(&p, 0, repro, sizeof(repro));
+    CHECK(!strcmp(repro, "--conv --dt=bf16 ic3ih5oc4oh3kh3ph0"));
+    CHECK(prb_from_line("--dt=bf16 --cfg=bf16 ic3ih5oc4kh3", &p) == 0);
+    conv_prb_repro(&p, 0, repro, sizeof(repro));
+    CHECK(!strcmp(repro, "--conv --cfg=bf16 ic3ih5oc4oh3kh3ph0"));
     CHECK(prb_from_line("--dir=FWD_B", &p) == -1 && strstr(err, "no "));
     CHECK(prb_from_line("--nope ic3ih5oc4kh3", &p) == -1 &&
           strstr(err, "'--nope'"));
