@@ -20,7 +20,7 @@ typedef struct {
     tsr_data_type_t src0_dt, src1_dt, dst_dt;
     float scale0, scale1;
     tsr_round_mode_t round_mode;
-    /* Non-temporal stores (f32 dst): for tensors far beyond the caches. */
+    /* Non-temporal stores: for tensors far beyond the caches. */
     int nt_store;
     int64_t ld, src1_ld;
     int src1_bcast;

@@ -1,17 +1,66 @@
-/* The AVX2 row kernel (contract in binary_kernel.h): 8 elements per
- * vector; a tail goes through the same vector code on a zero-padded copy.
- * The all-f32 and u8:s8 cases are compiled per op and type, the others
- * convert in registers with the data types read per vector. */
+/* The AVX2 row kernel: the vector API of binary_kernel_body.h on 8-lane
+ * vectors, partial vectors through zero-padded copies. */
 #include <immintrin.h>
 #include <string.h>
 
 #include "common/data_type.h"
 #include "cpu/binary/binary_kernel.h"
+#include "cpu/common/bf16_store_simd.h"
 
-#define ALWAYS_INLINE inline __attribute__((always_inline))
+typedef __m256 vf;
+typedef __m256i vi;
+typedef int vlanes; /* a lane count */
+#define VF_LEN 8
+#define VL_FULL 8
+#define BK_ALIGN 32
+#define BINARY_KERNEL_ROWS binary_kernel_rows_avx2
 
-static ALWAYS_INLINE __m256 load8(tsr_data_type_t dt, const void *p,
-                                  int64_t i) {
+#define AVX2_INLINE inline __attribute__((always_inline))
+
+static AVX2_INLINE vlanes vl_of(int64_t left) {
+    return left >= 8 ? 8 : left <= 0 ? 0 : (int)left;
+}
+
+static AVX2_INLINE vi vi_set1(int32_t a) {
+    return _mm256_set1_epi32(a);
+}
+static AVX2_INLINE vf vf_set1(float a) {
+    return _mm256_set1_ps(a);
+}
+static AVX2_INLINE vf vf_zero(void) {
+    return _mm256_setzero_ps();
+}
+static AVX2_INLINE vf vf_add(vf a, vf b) {
+    return _mm256_add_ps(a, b);
+}
+static AVX2_INLINE vf vf_sub(vf a, vf b) {
+    return _mm256_sub_ps(a, b);
+}
+static AVX2_INLINE vf vf_mul(vf a, vf b) {
+    return _mm256_mul_ps(a, b);
+}
+static AVX2_INLINE vf vf_div(vf a, vf b) {
+    return _mm256_div_ps(a, b);
+}
+static AVX2_INLINE vf vf_min(vf a, vf b) {
+    return _mm256_min_ps(a, b);
+}
+static AVX2_INLINE vf vf_max(vf a, vf b) {
+    return _mm256_max_ps(a, b);
+}
+/* A macro: the predicate must be a constant. */
+#define vf_cmp_one(a, b, pred)                                                 \
+    _mm256_and_ps(_mm256_cmp_ps((a), (b), (pred)), _mm256_set1_ps(1.f))
+static AVX2_INLINE vf vf_prelu(vf a, vf w) {
+    return _mm256_blendv_ps(_mm256_mul_ps(w, a), a,
+                            _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_GT_OQ));
+}
+static AVX2_INLINE void vf_stream_fence(void) {
+    _mm_sfence();
+}
+
+static AVX2_INLINE vf load8(tsr_data_type_t dt, const void *p, int64_t i,
+                            vi flip) {
     switch (dt) {
     case tsr_s32:
         return _mm256_cvtepi32_ps(
@@ -24,281 +73,149 @@ static ALWAYS_INLINE __m256 load8(tsr_data_type_t dt, const void *p,
     case tsr_s8:
         return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
                 _mm_loadl_epi64((const __m128i *)((const int8_t *)p + i))));
-    case tsr_u8:
-        return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                _mm_loadl_epi64((const __m128i *)((const uint8_t *)p + i))));
+    case tsr_u8: {
+        const __m256i x = _mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i *)((const uint8_t *)p + i)));
+        return _mm256_cvtepi32_ps(
+                _mm256_sub_epi32(_mm256_xor_si256(x, flip), flip));
+    }
     default:
         return _mm256_loadu_ps((const float *)p + i);
     }
 }
 
-/* Rounded per the mode, NaN made 0, clamped to [lo, hi]: the integer
- * value tsr_store_f32 stores. */
-static ALWAYS_INLINE __m256i to_int(__m256 v, tsr_round_mode_t mode, float lo,
-                                    float hi) {
-    v = mode == tsr_round_down
-                ? _mm256_round_ps(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
-                : _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT |
-                                             _MM_FROUND_NO_EXC);
-    v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+static AVX2_INLINE vf vf_load_dt(tsr_data_type_t dt, const void *p, int64_t i,
+                                 vlanes lanes, vi flip) {
+    if (lanes == VL_FULL)
+        return load8(dt, p, i, flip);
+    const size_t es = tsr_data_type_size(dt);
+    _Alignas(32) char part[32] = {0};
+    memcpy(part, (const char *)p + i * (int64_t)es, (size_t)lanes * es);
+    return load8(dt, part, 0, flip);
+}
+
+/* Clamped to [lo, hi] (NaN made 0), then rounded per the mode: the
+ * integer tsr_store_f32 stores (with integer bounds the order of the two
+ * does not matter; cvtps rounds to nearest even, the library never
+ * changes the rounding mode). */
+static AVX2_INLINE __m256i to_int(vf v, tsr_round_mode_t mode, float lo,
+                                  float hi) {
+    /* maxps gives its second operand for NaN: 0 already when lo is. */
+    if (lo != 0.f)
+        v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
     v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(lo)), _mm256_set1_ps(hi));
+    if (mode == tsr_round_down)
+        v = _mm256_round_ps(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     return _mm256_cvtps_epi32(v);
 }
 
-/* Eight 32-bit lanes, each already in 16-bit range, as eight 16-bit
- * values. */
-static ALWAYS_INLINE __m128i narrow16(__m256i v) {
-    return _mm_packs_epi32(_mm256_castsi256_si128(v),
-                           _mm256_extracti128_si256(v, 1));
+/* Four vectors of in-range integers as 32 bytes in order: packs per
+ * 128-bit lane, then one dword permute. */
+static AVX2_INLINE __m256i pack_bytes(const __m256i q[4], int is_signed) {
+    const __m256i w01 = _mm256_packs_epi32(q[0], q[1]);
+    const __m256i w23 = _mm256_packs_epi32(q[2], q[3]);
+    const __m256i b = is_signed ? _mm256_packs_epi16(w01, w23)
+                                : _mm256_packus_epi16(w01, w23);
+    return _mm256_permutevar8x32_epi32(
+            b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 }
 
-static ALWAYS_INLINE void store8(tsr_data_type_t dt, void *p, int64_t i,
-                                 __m256 v, tsr_round_mode_t mode) {
+static AVX2_INLINE void store_full_group(tsr_data_type_t dt, void *p, int64_t i,
+                                         const vf v[4], tsr_round_mode_t mode,
+                                         int nt) {
     switch (dt) {
-    case tsr_s32:
-        _mm256_storeu_si256((__m256i *)((int32_t *)p + i),
-                            to_int(v, mode, -2147483648.f, TSR_S32_MAX_F32));
-        break;
-    case tsr_s8: {
-        const __m128i w = narrow16(to_int(v, mode, -128.f, 127.f));
-        _mm_storel_epi64((__m128i *)((int8_t *)p + i), _mm_packs_epi16(w, w));
-        break;
-    }
-    case tsr_u8: {
-        const __m128i w = narrow16(to_int(v, mode, 0.f, 255.f));
-        _mm_storel_epi64((__m128i *)((uint8_t *)p + i), _mm_packus_epi16(w, w));
-        break;
-    }
-    case tsr_bf16: {
-        /* Nearest even on the dropped 16 bits; NaN kept NaN (quiet). */
-        const __m256i u = _mm256_castps_si256(v);
-        const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16),
-                                             _mm256_set1_epi32(1));
-        const __m256i rounded = _mm256_srli_epi32(
-                _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)),
-                                 odd),
-                16);
-        const __m256i nan = _mm256_cmpgt_epi32(
-                _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
-                _mm256_set1_epi32(0x7f800000));
-        const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(u, 16),
-                                              _mm256_set1_epi32(0x40));
-        const __m256i r = _mm256_blendv_epi8(rounded, quiet, nan);
-        /* Unsigned 16-bit values: packus keeps them, lane order fixed by
-         * the permute. */
-        const __m256i packed =
-                _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0xd8);
-        _mm_storeu_si128((__m128i *)((uint16_t *)p + i),
-                         _mm256_castsi256_si128(packed));
-        break;
-    }
-    default:
-        _mm256_storeu_ps((float *)p + i, v);
-        break;
-    }
-}
-
-/* A macro: clang wants the predicate a constant before inlining. */
-#define cmp_one(a, b, pred)                                                    \
-    _mm256_and_ps(_mm256_cmp_ps((a), (b), (pred)), _mm256_set1_ps(1.f))
-
-static ALWAYS_INLINE __m256 op8(tsr_alg_kind_t op, __m256 a, __m256 b) {
-    switch (op) {
-    case tsr_binary_add:
-        return _mm256_add_ps(a, b);
-    case tsr_binary_sub:
-        return _mm256_sub_ps(a, b);
-    case tsr_binary_mul:
-        return _mm256_mul_ps(a, b);
-    case tsr_binary_div:
-        return _mm256_div_ps(a, b);
-    /* minps / maxps give the second operand when the first does not win:
-     * exactly a < b ? a : b and a > b ? a : b, NaN included. */
-    case tsr_binary_min:
-        return _mm256_min_ps(a, b);
-    case tsr_binary_max:
-        return _mm256_max_ps(a, b);
-    case tsr_binary_ge:
-        return cmp_one(a, b, _CMP_GE_OQ);
-    case tsr_binary_gt:
-        return cmp_one(a, b, _CMP_GT_OQ);
-    case tsr_binary_le:
-        return cmp_one(a, b, _CMP_LE_OQ);
-    case tsr_binary_lt:
-        return cmp_one(a, b, _CMP_LT_OQ);
-    case tsr_binary_eq:
-        return cmp_one(a, b, _CMP_EQ_OQ);
-    case tsr_binary_ne:
-        return cmp_one(a, b, _CMP_NEQ_UQ);
-    default: /* tsr_eltwise_relu: PReLU with b the weights */
-        return _mm256_blendv_ps(
-                _mm256_mul_ps(b, a), a,
-                _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_GT_OQ));
-    }
-}
-
-typedef struct {
-    __m256 sc0, sc1, b_row;
-} consts_t;
-
-static ALWAYS_INLINE void vec8(const binary_kernel_t *k, const consts_t *c,
-                               tsr_alg_kind_t op, tsr_data_type_t dt0,
-                               tsr_data_type_t dt1, tsr_data_type_t dtd,
-                               const void *s0, const void *s1, void *d,
-                               int64_t i, int nt) {
-    const __m256 a = _mm256_mul_ps(load8(dt0, s0, i), c->sc0);
-    const __m256 b =
-            k->src1_bcast ? c->b_row : _mm256_mul_ps(load8(dt1, s1, i), c->sc1);
-    if (nt)
-        _mm256_stream_ps((float *)d + i, op8(op, a, b));
-    else
-        store8(dtd, d, i, op8(op, a, b), k->round_mode);
-}
-
-static ALWAYS_INLINE void row(const binary_kernel_t *k, tsr_alg_kind_t op,
-                              tsr_data_type_t dt0, tsr_data_type_t dt1,
-                              tsr_data_type_t dtd, const char *s0,
-                              const char *s1, char *d, int64_t n) {
-    const consts_t c = {
-            _mm256_set1_ps(k->scale0), _mm256_set1_ps(k->scale1),
-            _mm256_set1_ps(k->scale1 * tsr_load_f32_inline(dt1, s1, 0))};
-    int64_t i = 0;
-    if (k->nt_store && dtd == tsr_f32 && ((uintptr_t)d & 3) == 0) {
-        /* Plain stores up to the first 32-byte boundary of dst. */
-        const int64_t head = (int64_t)((32 - ((uintptr_t)d & 31)) & 31) / 4;
-        if (head < n) {
-            for (; i < head; i++) {
-                const float a = k->scale0 * tsr_load_f32_inline(dt0, s0, i);
-                const float b =
-                        k->src1_bcast
-                                ? k->scale1 * tsr_load_f32_inline(dt1, s1, 0)
-                                : k->scale1 * tsr_load_f32_inline(dt1, s1, i);
-                ((float *)d)[i] = binary_kernel_op(op, a, b);
-            }
-            for (; i + 8 <= n; i += 8)
-                vec8(k, &c, op, dt0, dt1, dtd, s0, s1, d, i, 1);
-        }
-    }
-    for (; i + 8 <= n; i += 8)
-        vec8(k, &c, op, dt0, dt1, dtd, s0, s1, d, i, 0);
-    if (i < n) {
-        /* The tail through zero-padded copies of whole vectors. */
-        const int64_t left = n - i;
-        const size_t es0 = tsr_data_type_size(dt0);
-        const size_t es1 = tsr_data_type_size(dt1);
-        const size_t esd = tsr_data_type_size(dtd);
-        _Alignas(32) char b0[32] = {0}, b1[32] = {0}, bd[32];
-        memcpy(b0, s0 + i * (int64_t)es0, (size_t)left * es0);
-        if (!k->src1_bcast)
-            memcpy(b1, s1 + i * (int64_t)es1, (size_t)left * es1);
-        vec8(k, &c, op, dt0, dt1, dtd, b0, b1, bd, 0, 0);
-        memcpy(d + i * (int64_t)esd, bd, (size_t)left * esd);
-    }
-}
-
-static ALWAYS_INLINE void rows_of(const binary_kernel_t *k, tsr_alg_kind_t op,
-                                  tsr_data_type_t dt0, tsr_data_type_t dt1,
-                                  tsr_data_type_t dtd, const char *s0,
-                                  const char *s1, char *d, int64_t rows,
-                                  int64_t n) {
-    const int64_t es0 = (int64_t)tsr_data_type_size(dt0);
-    const int64_t es1 = (int64_t)tsr_data_type_size(dt1);
-    const int64_t esd = (int64_t)tsr_data_type_size(dtd);
-    for (int64_t r = 0; r < rows; r++)
-        row(k, op, dt0, dt1, dtd, s0 + r * k->ld * es0,
-            s1 + r * k->src1_ld * es1, d + r * k->ld * esd, n);
-}
-
-/* The op as a constant, the types as given. */
-static ALWAYS_INLINE void rows_typed(const binary_kernel_t *k,
-                                     tsr_data_type_t dt0, tsr_data_type_t dt1,
-                                     tsr_data_type_t dtd, const char *s0,
-                                     const char *s1, char *d, int64_t rows,
-                                     int64_t n) {
-    switch (k->op) {
-    case tsr_binary_add:
-        rows_of(k, tsr_binary_add, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_sub:
-        rows_of(k, tsr_binary_sub, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_mul:
-        rows_of(k, tsr_binary_mul, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_div:
-        rows_of(k, tsr_binary_div, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_min:
-        rows_of(k, tsr_binary_min, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_max:
-        rows_of(k, tsr_binary_max, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_ge:
-        rows_of(k, tsr_binary_ge, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_gt:
-        rows_of(k, tsr_binary_gt, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_le:
-        rows_of(k, tsr_binary_le, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_lt:
-        rows_of(k, tsr_binary_lt, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_eq:
-        rows_of(k, tsr_binary_eq, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    case tsr_binary_ne:
-        rows_of(k, tsr_binary_ne, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    default:
-        rows_of(k, tsr_eltwise_relu, dt0, dt1, dtd, s0, s1, d, rows, n);
-        break;
-    }
-}
-
-static void rows_f32(const binary_kernel_t *k, const char *s0, const char *s1,
-                     char *d, int64_t rows, int64_t n) {
-    rows_typed(k, tsr_f32, tsr_f32, tsr_f32, s0, s1, d, rows, n);
-}
-
-/* u8 with s8 (int8 activations and weights) into u8, s8 or f32, the
- * types as constants: the conversions compile to a few instructions. */
-static void rows_u8_s8(const binary_kernel_t *k, const char *s0, const char *s1,
-                       char *d, int64_t rows, int64_t n) {
-    switch (k->dst_dt) {
-    case tsr_u8:
-        rows_typed(k, tsr_u8, tsr_s8, tsr_u8, s0, s1, d, rows, n);
-        break;
     case tsr_s8:
-        rows_typed(k, tsr_u8, tsr_s8, tsr_s8, s0, s1, d, rows, n);
+    case tsr_u8: {
+        const int is_s8 = dt == tsr_s8;
+        __m256i q[4];
+        for (int j = 0; j < 4; j++)
+            q[j] = to_int(v[j], mode, is_s8 ? -128.f : 0.f,
+                          is_s8 ? 127.f : 255.f);
+        __m256i *at = (__m256i *)((char *)p + i);
+        if (nt)
+            _mm256_stream_si256(at, pack_bytes(q, is_s8));
+        else
+            _mm256_storeu_si256(at, pack_bytes(q, is_s8));
+        break;
+    }
+    case tsr_s32:
+        for (int j = 0; j < 4; j++) {
+            __m256i *at = (__m256i *)((int32_t *)p + i + 8 * j);
+            const __m256i q =
+                    to_int(v[j], mode, -2147483648.f, TSR_S32_MAX_F32);
+            if (nt)
+                _mm256_stream_si256(at, q);
+            else
+                _mm256_storeu_si256(at, q);
+        }
+        break;
+    case tsr_bf16:
+        for (int j = 0; j < 4; j++) {
+            uint16_t *at = (uint16_t *)p + i + 8 * j;
+            if (nt)
+                _mm_stream_si128((__m128i *)at, tsr_bf16_from_f32_avx2(v[j]));
+            else
+                tsr_bf16_store_avx2(at, v[j]);
+        }
         break;
     default:
-        rows_typed(k, tsr_u8, tsr_s8, tsr_f32, s0, s1, d, rows, n);
+        for (int j = 0; j < 4; j++) {
+            float *at = (float *)p + i + 8 * j;
+            if (nt)
+                _mm256_stream_ps(at, v[j]);
+            else
+                _mm256_storeu_ps(at, v[j]);
+        }
         break;
     }
 }
 
-static int is_u8_s8(const binary_kernel_t *k) {
-    return k->src0_dt == tsr_u8 && k->src1_dt == tsr_s8 &&
-           (k->dst_dt == tsr_u8 || k->dst_dt == tsr_s8 || k->dst_dt == tsr_f32);
+static AVX2_INLINE void group_store(tsr_data_type_t dt, void *p, int64_t i,
+                                    const vf v[4], int64_t left,
+                                    tsr_round_mode_t mode, int nt) {
+    if (left >= 32) {
+        store_full_group(dt, p, i, v, mode, nt);
+        return;
+    }
+    const size_t es = tsr_data_type_size(dt);
+    _Alignas(32) char part[32 * sizeof(float)];
+    store_full_group(dt, part, 0, v, mode, 0);
+    memcpy((char *)p + i * (int64_t)es, part, (size_t)left * es);
 }
 
-static void rows_mixed(const binary_kernel_t *k, const char *s0, const char *s1,
-                       char *d, int64_t rows, int64_t n) {
-    rows_typed(k, k->src0_dt, k->src1_dt, k->dst_dt, s0, s1, d, rows, n);
+typedef __m256i vw;
+static AVX2_INLINE vw vw_set1(int16_t a) {
+    return _mm256_set1_epi16(a);
+}
+static AVX2_INLINE vw vw_add(vw a, vw b) {
+    return _mm256_add_epi16(a, b);
+}
+static AVX2_INLINE vw vw_sub(vw a, vw b) {
+    return _mm256_sub_epi16(a, b);
+}
+static AVX2_INLINE vw vw_mullo(vw a, vw b) {
+    return _mm256_mullo_epi16(a, b);
+}
+static AVX2_INLINE vw vw_min(vw a, vw b) {
+    return _mm256_min_epi16(a, b);
+}
+static AVX2_INLINE vw vw_max(vw a, vw b) {
+    return _mm256_max_epi16(a, b);
+}
+static AVX2_INLINE vw vw_load_bytes(const void *p, int64_t i, int half,
+                                    vw flip) {
+    const __m128i b =
+            _mm_loadu_si128((const __m128i *)((const char *)p + i + 16 * half));
+    return _mm256_sub_epi16(_mm256_xor_si256(_mm256_cvtepu8_epi16(b), flip),
+                            flip);
+}
+/* Packs per 128-bit lane, then the quadwords put back in order. */
+static AVX2_INLINE void bytes_store(tsr_data_type_t dt, void *p, int64_t i,
+                                    vw lo, vw hi) {
+    const __m256i b = dt == tsr_s8 ? _mm256_packs_epi16(lo, hi)
+                                   : _mm256_packus_epi16(lo, hi);
+    _mm256_storeu_si256((__m256i *)((char *)p + i),
+                        _mm256_permute4x64_epi64(b, 0xd8));
 }
 
-void binary_kernel_rows_avx2(const binary_kernel_t *k, const void *src0,
-                             const void *src1, void *dst, int64_t rows,
-                             int64_t n) {
-    if (k->src0_dt == tsr_f32 && k->src1_dt == tsr_f32 && k->dst_dt == tsr_f32)
-        rows_f32(k, src0, src1, dst, rows, n);
-    else if (is_u8_s8(k))
-        rows_u8_s8(k, src0, src1, dst, rows, n);
-    else
-        rows_mixed(k, src0, src1, dst, rows, n);
-    if (k->nt_store)
-        _mm_sfence();
-}
+#include "cpu/binary/binary_kernel_body.h"

@@ -144,9 +144,8 @@ static tsr_status_t dense_binary_execute(const struct tsr_primitive_desc *pd,
             .scale0 = rt.scale0,
             .scale1 = rt.scale1,
             .round_mode = pd->attr.round_mode,
-            .nt_store = dst_md->data_type == tsr_f32 &&
-                        tsr_memory_desc_get_size(dst_md) >=
-                                DENSE_BINARY_NT_MIN_BYTES,
+            .nt_store = tsr_memory_desc_get_size(dst_md) >=
+                        DENSE_BINARY_NT_MIN_BYTES,
             .ld = db->plan.ld,
             .src1_ld = db->plan.op_ld,
             .src1_bcast = db->plan.op_bcast,

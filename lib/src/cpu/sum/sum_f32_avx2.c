@@ -4,6 +4,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "cpu/common/bf16_store_simd.h"
 #include "cpu/common/lane_mask_avx2.h"
 #include "sum.h"
 
@@ -106,21 +107,7 @@ static inline vf vf_load_bf16(const uint16_t *p) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
 }
 static inline void vf_store_bf16(uint16_t *p, vf v) {
-    const __m256i u = _mm256_castps_si256(v);
-    const __m256i high = _mm256_srli_epi32(u, 16);
-    const __m256i bias =
-            _mm256_add_epi32(_mm256_set1_epi32(0x7fff),
-                             _mm256_and_si256(high, _mm256_set1_epi32(1)));
-    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(u, bias), 16);
-    const __m256i quiet_nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
-    const __m256i is_nan = _mm256_cmpgt_epi32(
-            _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
-            _mm256_set1_epi32(0x7f800000));
-    const __m256i bits = _mm256_blendv_epi8(rounded, quiet_nan, is_nan);
-    /* Packing works per 128-bit half: the two useful quarters are 0, 2. */
-    const __m256i packed =
-            _mm256_permute4x64_epi64(_mm256_packus_epi32(bits, bits), 0x08);
-    _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(packed));
+    tsr_bf16_store_avx2(p, v);
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));

@@ -4,6 +4,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "cpu/common/bf16_store_simd.h"
 #include "sum.h"
 
 enum { LANES = 16, STEP = 4 * LANES };
@@ -109,18 +110,7 @@ static inline vf vf_load_bf16(const uint16_t *p) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
 static inline void vf_store_bf16(uint16_t *p, vf v) {
-    const __m512i u = _mm512_castps_si512(v);
-    const __m512i high = _mm512_srli_epi32(u, 16);
-    const __m512i bias =
-            _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
-                             _mm512_and_si512(high, _mm512_set1_epi32(1)));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
-    const __m512i quiet_nan = _mm512_or_si512(high, _mm512_set1_epi32(0x40));
-    const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(
-            _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
-            _mm512_set1_epi32(0x7f800000));
-    const __m512i bits = _mm512_mask_blend_epi32(is_nan, rounded, quiet_nan);
-    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(bits));
+    tsr_bf16_store_avx512(p, v);
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
