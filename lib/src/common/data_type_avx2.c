@@ -84,28 +84,6 @@ void tsr_cvt_from_f32_2d_avx2(tsr_data_type_t dt, const float *src,
     }
 }
 
-/* Eight elements of `dt` at `src` as f32. */
-static inline __m256 load_8_as_f32(tsr_data_type_t dt, const void *src) {
-    switch (dt) {
-    case tsr_s8:
-        return _mm256_cvtepi32_ps(
-                _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)src)));
-    case tsr_u8:
-        return _mm256_cvtepi32_ps(
-                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)src)));
-    case tsr_s32:
-        return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)src));
-    case tsr_bf16:
-        return _mm256_castsi256_ps(_mm256_slli_epi32(
-                _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)src)),
-                16));
-    case tsr_f16:
-        return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)src));
-    default:
-        return _mm256_loadu_ps(src);
-    }
-}
-
 void tsr_cvt_to_f32_2d_avx2(tsr_data_type_t dt, const void *src, int64_t src_ld,
                             float *dst, int64_t dst_ld, int64_t rows,
                             int64_t cols) {
@@ -115,7 +93,7 @@ void tsr_cvt_to_f32_2d_avx2(tsr_data_type_t dt, const void *src, int64_t src_ld,
         float *d = dst + r * dst_ld;
         int64_t i = 0;
         for (; i + 8 <= cols; i += 8)
-            _mm256_storeu_ps(d + i, load_8_as_f32(dt, s + i * esize));
+            _mm256_storeu_ps(d + i, tsr_load_8_as_f32_avx2(dt, s + i * esize));
         for (; i < cols; i++)
             d[i] = tsr_load_f32_inline(dt, s, i);
     }

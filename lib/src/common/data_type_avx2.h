@@ -1,6 +1,6 @@
-/* Inline AVX2 pieces of the f32 -> integer conversions, shared by the bulk
- * conversions and by kernels that convert in registers at their store.
- * Only for files built with AVX2. */
+/* Inline AVX2 conversions of eight elements between f32 and the other
+ * data types, shared by the bulk conversions and by kernels that convert
+ * in registers at their load or store. Only for files built with AVX2. */
 #ifndef TSR_COMMON_DATA_TYPE_AVX2_H
 #define TSR_COMMON_DATA_TYPE_AVX2_H
 
@@ -21,9 +21,8 @@ static inline __m256i tsr_round_clamp_8_avx2(__m256 v, __m256 lo, __m256 hi,
 
 /* Eight in-range int32 to eight bytes (signed or unsigned saturation). */
 static inline __m128i tsr_pack_8_bytes_avx2(__m256i v, int is_signed) {
-    const __m128i lo = _mm256_castsi256_si128(v);
-    const __m128i hi = _mm256_extracti128_si256(v, 1);
-    const __m128i words = _mm_packs_epi32(lo, hi);
+    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v),
+                                          _mm256_extracti128_si256(v, 1));
     return is_signed ? _mm_packs_epi16(words, words)
                      : _mm_packus_epi16(words, words);
 }
@@ -43,6 +42,29 @@ static inline void tsr_store_8_f32_as_avx2(tsr_data_type_t dt, __m256 v,
     else
         _mm_storel_epi64((__m128i *)dst,
                          tsr_pack_8_bytes_avx2(i, dt == tsr_s8));
+}
+
+/* Eight elements of `dt` at `src` as f32. */
+static inline __m256 tsr_load_8_as_f32_avx2(tsr_data_type_t dt,
+                                            const void *src) {
+    switch (dt) {
+    case tsr_s8:
+        return _mm256_cvtepi32_ps(
+                _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)src)));
+    case tsr_u8:
+        return _mm256_cvtepi32_ps(
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)src)));
+    case tsr_s32:
+        return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)src));
+    case tsr_bf16:
+        return _mm256_castsi256_ps(_mm256_slli_epi32(
+                _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)src)),
+                16));
+    case tsr_f16:
+        return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)src));
+    default:
+        return _mm256_loadu_ps(src);
+    }
 }
 
 #endif

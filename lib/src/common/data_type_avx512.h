@@ -1,13 +1,44 @@
 /* Inline AVX-512 conversions of sixteen elements between f32 and the other
  * data types, bit for bit the scalar ones of data_type.h (see
- * data_type_avx2.c for how each matches). Only for files built with
- * AVX-512. */
+ * data_type_avx2.c for how each matches), and moves of their raw bits.
+ * Only for files built with AVX-512. */
 #ifndef TSR_COMMON_DATA_TYPE_AVX512_H
 #define TSR_COMMON_DATA_TYPE_AVX512_H
 
 #include <immintrin.h>
+#include <stddef.h>
 
 #include "data_type.h"
+
+/* The raw bits of the elements of 1, 2 or 4 bytes at `src` flagged in `m`,
+ * zero-extended to 32-bit lanes; the others 0. */
+static inline __m512i tsr_load_16_bits_avx512(size_t esize, const void *src,
+                                              __mmask16 m) {
+    switch (esize) {
+    case 1:
+        return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, src));
+    case 2:
+        return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, src));
+    default:
+        return _mm512_maskz_loadu_epi32(m, src);
+    }
+}
+
+/* The low 1, 2 or 4 bytes of sixteen 32-bit lanes, stored. */
+static inline void tsr_store_16_bits_avx512(size_t esize, __m512i v,
+                                            void *dst) {
+    switch (esize) {
+    case 1:
+        _mm_storeu_si128(dst, _mm512_cvtepi32_epi8(v));
+        break;
+    case 2:
+        _mm256_storeu_si256(dst, _mm512_cvtepi32_epi16(v));
+        break;
+    default:
+        _mm512_storeu_si512(dst, v);
+        break;
+    }
+}
 
 /* The elements of `dt` at `src` flagged in `m` as f32; the others 0. */
 static inline __m512 tsr_load_16_as_f32_avx512(tsr_data_type_t dt,
@@ -17,13 +48,12 @@ static inline __m512 tsr_load_16_as_f32_avx512(tsr_data_type_t dt,
         return _mm512_cvtepi32_ps(
                 _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, src)));
     case tsr_u8:
-        return _mm512_cvtepi32_ps(
-                _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, src)));
+        return _mm512_cvtepi32_ps(tsr_load_16_bits_avx512(1, src, m));
     case tsr_s32:
-        return _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, src));
+        return _mm512_cvtepi32_ps(tsr_load_16_bits_avx512(4, src, m));
     case tsr_bf16:
-        return _mm512_castsi512_ps(_mm512_slli_epi32(
-                _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, src)), 16));
+        return _mm512_castsi512_ps(
+                _mm512_slli_epi32(tsr_load_16_bits_avx512(2, src, m), 16));
     case tsr_f16:
         return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, src));
     default:
@@ -73,10 +103,11 @@ static inline void tsr_store_16_f32_as_avx512(tsr_data_type_t dt, __m512 v,
                                       _mm512_set1_ps(255.f), mode)));
         break;
     case tsr_s32:
-        _mm512_storeu_si512(
-                dst, tsr_round_clamp_16_avx512(v, _mm512_set1_ps(-2147483648.f),
-                                               _mm512_set1_ps(TSR_S32_MAX_F32),
-                                               mode));
+        tsr_store_16_bits_avx512(4,
+                                 tsr_round_clamp_16_avx512(
+                                         v, _mm512_set1_ps(-2147483648.f),
+                                         _mm512_set1_ps(TSR_S32_MAX_F32), mode),
+                                 dst);
         break;
     case tsr_bf16:
         _mm256_storeu_si256(dst, tsr_f32_to_bf16_16_avx512(v));

@@ -37,6 +37,7 @@
 #include "common/memory_desc.h"
 #include "common/primitive.h"
 #include "cpu/common/ref_dot.h"
+#include "cpu/common/ref_post_ops.h"
 
 typedef struct {
     const struct tsr_primitive_desc *pd;
@@ -201,50 +202,6 @@ static float scale_and_bias(const ref_conv_t *r, float acc, tsr_dim_t g,
     return v + b;
 }
 
-/* Step 3. */
-static float apply_post_ops(const ref_conv_t *r, float v, tsr_dim_t dst_off,
-                            const tsr_dim_t *dpos) {
-    const struct tsr_post_ops *po = &r->attr->post_ops;
-    for (int i = 0; i < po->len; i++) {
-        const tsr_post_op_t *e = &po->entry[i];
-        switch (e->kind) {
-        case tsr_post_op_sum: {
-            const tsr_data_type_t dt = e->sum.dt != tsr_data_type_undef
-                                               ? e->sum.dt
-                                               : r->dst_md->data_type;
-            const float old = tsr_load_f32(dt, r->dst, dst_off);
-            v = e->sum.scale * (old - (float)e->sum.zero_point) + v;
-            break;
-        }
-        case tsr_post_op_eltwise:
-            v = e->eltwise.scale * tsr_eltwise_fwd(e->eltwise.alg, v,
-                                                   e->eltwise.alpha,
-                                                   e->eltwise.beta);
-            break;
-        case tsr_post_op_binary: {
-            const tsr_memory_desc_t *md = &e->binary.src1_desc;
-            tsr_dim_t pos[TSR_MAX_NDIMS];
-            for (int d = 0; d < md->ndims; d++)
-                pos[d] = md->dims[d] == 1 ? 0 : dpos[d];
-            const float b = tsr_load_f32(md->data_type, r->bin_src1[i],
-                                         md_off_v(md, pos));
-            v = tsr_binary_fwd(e->binary.alg, v, b);
-            break;
-        }
-        case tsr_post_op_prelu: {
-            const tsr_memory_desc_t *dst = r->dst_md;
-            v = tsr_prelu_post_op(
-                    v, r->prelu_weights[i][tsr_mask_index(
-                               e->prelu.mask, dst->ndims, dst->dims, dpos)]);
-            break;
-        }
-        default:
-            break;
-        }
-    }
-    return v;
-}
-
 static void compute_point(const ref_conv_t *r, tsr_dim_t n, tsr_dim_t oc,
                           tsr_dim_t od, tsr_dim_t oh, tsr_dim_t ow) {
     const struct tsr_primitive_attr *attr = r->attr;
@@ -255,7 +212,9 @@ static void compute_point(const ref_conv_t *r, tsr_dim_t n, tsr_dim_t oc,
 
     const float acc = accumulate(r, n, g, ocg, od, oh, ow);
     float v = scale_and_bias(r, acc, g, ocg, dpos);
-    v = apply_post_ops(r, v, dst_off, dpos);
+    /* Step 3. */
+    v = tsr_ref_post_ops_apply(&attr->post_ops, v, dpos, r->dst_md, r->dst,
+                               dst_off, r->bin_src1, r->prelu_weights);
     const int nd = r->dst_md->ndims;
     if (r->dst_scales)
         v = v / r->dst_scales[tsr_mask_index(attr->scales[TSR_QARG_DST].mask,

@@ -1,5 +1,5 @@
 /* Eltwise pieces every implementation shares: problem checks, layouts for
- * "any", the reference post-op chain, and the portable kernels. */
+ * "any", the post-ops' runtime operands, and the portable kernels. */
 #include <string.h>
 
 #include "common/data_type.h"
@@ -94,44 +94,6 @@ tsr_status_t eltwise_post_ops_resolve(const struct tsr_primitive_desc *pd,
             return tsr_invalid_arguments;
     }
     return tsr_success;
-}
-
-float eltwise_post_ops_apply(const struct tsr_post_ops *po,
-                             const eltwise_post_ops_rt_t *rt, float v,
-                             const tsr_dim_t *pos,
-                             const tsr_memory_desc_t *dst_md, const void *dst,
-                             tsr_dim_t dst_off) {
-    for (int i = 0; i < po->len; i++) {
-        const tsr_post_op_t *e = &po->entry[i];
-        switch (e->kind) {
-        case tsr_post_op_sum: {
-            const tsr_data_type_t dt = e->sum.dt != tsr_data_type_undef
-                                               ? e->sum.dt
-                                               : dst_md->data_type;
-            const float old = tsr_load_f32_inline(dt, dst, dst_off);
-            v = e->sum.scale * (old - (float)e->sum.zero_point) + v;
-            break;
-        }
-        case tsr_post_op_eltwise:
-            v = e->eltwise.scale * tsr_eltwise_fwd(e->eltwise.alg, v,
-                                                   e->eltwise.alpha,
-                                                   e->eltwise.beta);
-            break;
-        case tsr_post_op_binary: {
-            const tsr_memory_desc_t *md = &e->binary.src1_desc;
-            tsr_dim_t bpos[TSR_MAX_NDIMS];
-            for (int d = 0; d < md->ndims; d++)
-                bpos[d] = md->dims[d] == 1 ? 0 : pos[d];
-            const float b = tsr_load_f32_inline(md->data_type, rt->bin_src1[i],
-                                                md_off_v(md, bpos));
-            v = tsr_binary_fwd(e->binary.alg, v, b);
-            break;
-        }
-        default:
-            break;
-        }
-    }
-    return v;
 }
 
 void tsr_eltwise_fwd_f32_generic(const eltwise_op_t *op, float *dst,

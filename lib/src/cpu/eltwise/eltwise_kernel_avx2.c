@@ -4,6 +4,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "common/data_type_avx2.h"
 #include "eltwise_pd.h"
 
 typedef __m256 vf;
@@ -127,10 +128,7 @@ static inline void vi_store(tsr_data_type_t dt, void *p, vf v) {
         return;
     }
     /* In range already: the saturating packs keep the values. */
-    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(i),
-                                      _mm256_extracti128_si256(i, 1));
-    _mm_storel_epi64((__m128i *)p, dt == tsr_s8 ? _mm_packs_epi16(w, w)
-                                                : _mm_packus_epi16(w, w));
+    _mm_storel_epi64((__m128i *)p, tsr_pack_8_bytes_avx2(i, dt == tsr_s8));
 }
 
 #include "eltwise_int_body.h"

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "common/data_type_avx512.h"
 #include "eltwise_pd.h"
 
 typedef __m512 vf;
@@ -103,11 +104,7 @@ static inline vf vi_load(tsr_data_type_t dt, const void *p) {
                                            : _mm512_cvtepu8_epi32(b));
 }
 static inline void vi_store(tsr_data_type_t dt, void *p, vf v) {
-    const __m512i i = _mm512_cvttps_epi32(v);
-    if (dt == tsr_s32)
-        _mm512_storeu_si512(p, i);
-    else
-        _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(i));
+    tsr_store_16_bits_avx512(dt == tsr_s32 ? 4 : 1, _mm512_cvttps_epi32(v), p);
 }
 
 #include "eltwise_int_body.h"

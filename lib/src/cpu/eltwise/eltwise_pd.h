@@ -48,14 +48,6 @@ tsr_status_t eltwise_post_ops_resolve(const struct tsr_primitive_desc *pd,
                                       const tsr_exec_ctx_t *ctx,
                                       eltwise_post_ops_rt_t *rt);
 
-/* v after the post-op chain for dst point `pos`, whose old value (for sum)
- * is at element dst_off of dst. */
-float eltwise_post_ops_apply(const struct tsr_post_ops *po,
-                             const eltwise_post_ops_rt_t *rt, float v,
-                             const tsr_dim_t *pos,
-                             const tsr_memory_desc_t *dst_md, const void *dst,
-                             tsr_dim_t dst_off);
-
 /* Kernels on n contiguous f32 values (any n; dst may be src, diff_src may
  * be diff_dst or data). */
 typedef void (*eltwise_fwd_f32_fn)(const eltwise_op_t *op, float *dst,

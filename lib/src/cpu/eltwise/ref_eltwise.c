@@ -3,6 +3,7 @@
  * function, rows of the innermost logical dim spread over the threads. */
 #include "common/data_type.h"
 #include "common/memory_desc.h"
+#include "cpu/common/ref_post_ops.h"
 #include "eltwise_pd.h"
 
 /* Below this many elements one thread does it all. */
@@ -45,7 +46,8 @@ static tsr_status_t ref_eltwise_fwd_execute(const struct tsr_primitive_desc *pd,
             const tsr_dim_t dst_off = md_off_v(dst_md, pos);
             float v = tsr_load_f32_inline(src_md->data_type, src, src_off);
             v = tsr_eltwise_fwd(op.alg, v, op.alpha, op.beta);
-            v = eltwise_post_ops_apply(po, &rt, v, pos, dst_md, dst, dst_off);
+            v = tsr_ref_post_ops_apply(po, v, pos, dst_md, dst, dst_off,
+                                       rt.bin_src1, NULL);
             tsr_store_f32_inline(dst_md->data_type, dst, dst_off, v,
                                  round_mode);
         }

@@ -38,35 +38,6 @@ static inline void transpose_16x16(__m512 r[16]) {
     }
 }
 
-/* Raw bits of 1, 2 or 4 bytes widened to 32-bit lanes, and back. */
-static inline __m512 load_16_raw(size_t esize, const void *src, __mmask16 m) {
-    switch (esize) {
-    case 1:
-        return _mm512_castsi512_ps(
-                _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, src)));
-    case 2:
-        return _mm512_castsi512_ps(
-                _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, src)));
-    default:
-        return _mm512_maskz_loadu_ps(m, src);
-    }
-}
-
-static inline void store_16_raw(size_t esize, __m512 v, void *dst) {
-    const __m512i i = _mm512_castps_si512(v);
-    switch (esize) {
-    case 1:
-        _mm_storeu_si128(dst, _mm512_cvtepi32_epi8(i));
-        break;
-    case 2:
-        _mm256_storeu_si256(dst, _mm512_cvtepi32_epi16(i));
-        break;
-    default:
-        _mm512_storeu_si512(dst, i);
-        break;
-    }
-}
-
 enum { LINE = 64 };
 
 /* One chunk of nr x nc elements (at most chunk_rows x chunk_cols) into
@@ -97,7 +68,8 @@ chunk_to_stage(const transpose_plan_t *p, const transpose_op_t *op,
                 if (i >= mr)
                     v[i] = _mm512_setzero_ps();
                 else if (op->move_only)
-                    v[i] = load_16_raw(ses, row, m);
+                    v[i] = _mm512_castsi512_ps(
+                            tsr_load_16_bits_avx512(ses, row, m));
                 else
                     v[i] = tsr_load_16_as_f32_avx512(sdt, row, m);
             }
@@ -106,7 +78,8 @@ chunk_to_stage(const transpose_plan_t *p, const transpose_op_t *op,
                 unsigned char *to = stage + ((ct + k) * p->chunk_rows + rt) *
                                                     (tsr_dim_t)des;
                 if (op->move_only) {
-                    store_16_raw(des, v[k], to);
+                    tsr_store_16_bits_avx512(des, _mm512_castps_si512(v[k]),
+                                             to);
                     continue;
                 }
                 __m512 x = _mm512_mul_ps(alpha, _mm512_sub_ps(v[k], src_zp));

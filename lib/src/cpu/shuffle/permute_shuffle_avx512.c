@@ -21,114 +21,117 @@ static inline int aligned(const void *p, size_t bytes) {
     return (uintptr_t)p % bytes == 0;
 }
 
-/* Output vector `v` (entries e[0 .. n)) at every point of the span; n is a
- * constant where inlined. One body per element size. */
+/* The instructions of one element size, picked by `esize` (a constant
+ * where inlined): vpermd, vpermw, or pshufb on the low 16 bytes of the
+ * registers (a byte permute across 64 bytes needs AVX512_VBMI). */
+static inline __attribute__((always_inline)) __m512i
+load_control(size_t esize, const uint8_t *idx) {
+    if (esize == 1)
+        return _mm512_castsi128_si512(_mm_load_si128((const __m128i *)idx));
+    return _mm512_load_si512(idx);
+}
+
+static inline __attribute__((always_inline)) __m512i
+load_lanes(size_t esize, __mmask64 m, const char *from) {
+    if (esize == 4)
+        return _mm512_maskz_loadu_epi32((__mmask16)m, from);
+    if (esize == 2)
+        return _mm512_maskz_loadu_epi16((__mmask32)m, from);
+    return _mm512_castsi128_si512(_mm_maskz_loadu_epi8((__mmask16)m, from));
+}
+
+/* The lanes of `take` from x permuted per idx, the others 0. */
+static inline __attribute__((always_inline)) __m512i
+permute_zero(size_t esize, __mmask64 take, __m512i idx, __m512i x) {
+    if (esize == 4)
+        return _mm512_maskz_permutexvar_epi32((__mmask16)take, idx, x);
+    if (esize == 2)
+        return _mm512_maskz_permutexvar_epi16((__mmask32)take, idx, x);
+    return _mm512_castsi128_si512(
+            _mm_maskz_shuffle_epi8((__mmask16)take, _mm512_castsi512_si128(x),
+                                   _mm512_castsi512_si128(idx)));
+}
+
+/* The lanes of `take` from x permuted per idx, the others acc's. */
+static inline __attribute__((always_inline)) __m512i
+permute_merge(size_t esize, __m512i acc, __mmask64 take, __m512i idx,
+              __m512i x) {
+    if (esize == 4)
+        return _mm512_mask_permutexvar_epi32(acc, (__mmask16)take, idx, x);
+    if (esize == 2)
+        return _mm512_mask_permutexvar_epi16(acc, (__mmask32)take, idx, x);
+    return _mm512_castsi128_si512(_mm_mask_shuffle_epi8(
+            _mm512_castsi512_si128(acc), (__mmask16)take,
+            _mm512_castsi512_si128(x), _mm512_castsi512_si128(idx)));
+}
+
+/* How an output vector is stored; chosen per vector, outside the loop over
+ * points. */
+typedef enum { STORE_LANES, STORE_WHOLE, STORE_STREAM } store_mode_t;
+
+/* The lanes of `store`, a whole register, or a whole register streamed
+ * where aligned. */
 static inline __attribute__((always_inline)) void
-vector_4(const permute_span_t *sp, const permute_entry_t *e, int n, tsr_dim_t v,
-         uint64_t store) {
+store_vector(size_t esize, store_mode_t mode, char *to, __m512i acc,
+             __mmask64 store) {
+    if (esize == 1) {
+        const __m128i x = _mm512_castsi512_si128(acc);
+        if (mode == STORE_LANES)
+            _mm_mask_storeu_epi8(to, (__mmask16)store, x);
+        else if (mode == STORE_STREAM && aligned(to, 16))
+            _mm_stream_si128((__m128i *)to, x);
+        else
+            _mm_storeu_si128((__m128i *)to, x);
+    } else if (mode == STORE_LANES) {
+        if (esize == 4)
+            _mm512_mask_storeu_epi32(to, (__mmask16)store, acc);
+        else
+            _mm512_mask_storeu_epi16(to, (__mmask32)store, acc);
+    } else if (mode == STORE_STREAM && aligned(to, 64)) {
+        _mm512_stream_si512((void *)to, acc);
+    } else {
+        _mm512_storeu_si512(to, acc);
+    }
+}
+
+/* Output vector `v` (entries e[0 .. n)) at every point of the span; esize,
+ * mode and n are constants where inlined. */
+static inline __attribute__((always_inline)) void
+points(const permute_span_t *sp, size_t esize, store_mode_t mode,
+       const permute_entry_t *e, int n, tsr_dim_t v, uint64_t store) {
     __m512i idx[PERMUTE_MAX_ENTRIES];
-    __mmask16 take[PERMUTE_MAX_ENTRIES], load[PERMUTE_MAX_ENTRIES];
+    __mmask64 take[PERMUTE_MAX_ENTRIES], load[PERMUTE_MAX_ENTRIES];
     for (int k = 0; k < n; k++) {
-        idx[k] = _mm512_load_si512(e[k].idx);
-        take[k] = (__mmask16)e[k].take;
-        load[k] = (__mmask16)e[k].load;
+        idx[k] = load_control(esize, e[k].idx);
+        take[k] = e[k].take;
+        load[k] = e[k].load;
     }
     for (tsr_dim_t o = sp->o0; o < sp->o1; o++)
         for (tsr_dim_t s = sp->s0; s < sp->s1; s++) {
             const char *from = sp->in + o * sp->outer_bytes + s * sp->vec_bytes;
             char *to = sp->out + o * sp->outer_bytes +
                        v * sp->vec_stride_bytes + s * sp->vec_bytes;
-            __m512i acc = _mm512_maskz_permutexvar_epi32(
-                    take[0], idx[0],
-                    _mm512_maskz_loadu_epi32(load[0], from + e[0].in_off * 4));
+            __m512i acc = permute_zero(
+                    esize, take[0], idx[0],
+                    load_lanes(esize, load[0], from + e[0].in_off * esize));
             for (int k = 1; k < n; k++)
-                acc = _mm512_mask_permutexvar_epi32(
-                        acc, take[k], idx[k],
-                        _mm512_maskz_loadu_epi32(load[k],
-                                                 from + e[k].in_off * 4));
-            if (sp->full && sp->stream && aligned(to, 64))
-                _mm512_stream_si512((void *)to, acc);
-            else if (sp->full)
-                _mm512_storeu_si512(to, acc);
-            else
-                _mm512_mask_storeu_epi32(to, (__mmask16)store, acc);
+                acc = permute_merge(
+                        esize, acc, take[k], idx[k],
+                        load_lanes(esize, load[k], from + e[k].in_off * esize));
+            store_vector(esize, mode, to, acc, store);
         }
 }
 
-static inline __attribute__((always_inline)) void
-vector_2(const permute_span_t *sp, const permute_entry_t *e, int n, tsr_dim_t v,
-         uint64_t store) {
-    __m512i idx[PERMUTE_MAX_ENTRIES];
-    __mmask32 take[PERMUTE_MAX_ENTRIES], load[PERMUTE_MAX_ENTRIES];
-    for (int k = 0; k < n; k++) {
-        idx[k] = _mm512_load_si512(e[k].idx);
-        take[k] = (__mmask32)e[k].take;
-        load[k] = (__mmask32)e[k].load;
-    }
-    for (tsr_dim_t o = sp->o0; o < sp->o1; o++)
-        for (tsr_dim_t s = sp->s0; s < sp->s1; s++) {
-            const char *from = sp->in + o * sp->outer_bytes + s * sp->vec_bytes;
-            char *to = sp->out + o * sp->outer_bytes +
-                       v * sp->vec_stride_bytes + s * sp->vec_bytes;
-            __m512i acc = _mm512_maskz_permutexvar_epi16(
-                    take[0], idx[0],
-                    _mm512_maskz_loadu_epi16(load[0], from + e[0].in_off * 2));
-            for (int k = 1; k < n; k++)
-                acc = _mm512_mask_permutexvar_epi16(
-                        acc, take[k], idx[k],
-                        _mm512_maskz_loadu_epi16(load[k],
-                                                 from + e[k].in_off * 2));
-            if (sp->full && sp->stream && aligned(to, 64))
-                _mm512_stream_si512((void *)to, acc);
-            else if (sp->full)
-                _mm512_storeu_si512(to, acc);
-            else
-                _mm512_mask_storeu_epi16(to, (__mmask32)store, acc);
-        }
-}
-
-static inline __attribute__((always_inline)) void
-vector_1(const permute_span_t *sp, const permute_entry_t *e, int n, tsr_dim_t v,
-         uint64_t store) {
-    __m128i idx[PERMUTE_MAX_ENTRIES];
-    __mmask16 take[PERMUTE_MAX_ENTRIES], load[PERMUTE_MAX_ENTRIES];
-    for (int k = 0; k < n; k++) {
-        idx[k] = _mm_load_si128((const __m128i *)e[k].idx);
-        take[k] = (__mmask16)e[k].take;
-        load[k] = (__mmask16)e[k].load;
-    }
-    for (tsr_dim_t o = sp->o0; o < sp->o1; o++)
-        for (tsr_dim_t s = sp->s0; s < sp->s1; s++) {
-            const char *from = sp->in + o * sp->outer_bytes + s * sp->vec_bytes;
-            char *to = sp->out + o * sp->outer_bytes +
-                       v * sp->vec_stride_bytes + s * sp->vec_bytes;
-            __m128i acc = _mm_maskz_shuffle_epi8(
-                    take[0], _mm_maskz_loadu_epi8(load[0], from + e[0].in_off),
-                    idx[0]);
-            for (int k = 1; k < n; k++)
-                acc = _mm_mask_shuffle_epi8(
-                        acc, take[k],
-                        _mm_maskz_loadu_epi8(load[k], from + e[k].in_off),
-                        idx[k]);
-            if (sp->full && sp->stream && aligned(to, 16))
-                _mm_stream_si128((__m128i *)to, acc);
-            else if (sp->full)
-                _mm_storeu_si128((__m128i *)to, acc);
-            else
-                _mm_mask_storeu_epi8(to, (__mmask16)store, acc);
-        }
-}
-
-/* One output vector with its entry count made a constant. */
+/* One output vector with its store mode and entry count made constants. */
 static inline __attribute__((always_inline)) void
 vector_n(const permute_span_t *sp, size_t esize, const permute_entry_t *e,
          int n, tsr_dim_t v, uint64_t store) {
-    if (esize == 4)
-        vector_4(sp, e, n, v, store);
-    else if (esize == 2)
-        vector_2(sp, e, n, v, store);
+    if (!sp->full)
+        points(sp, esize, STORE_LANES, e, n, v, store);
+    else if (sp->stream)
+        points(sp, esize, STORE_STREAM, e, n, v, store);
     else
-        vector_1(sp, e, n, v, store);
+        points(sp, esize, STORE_WHOLE, e, n, v, store);
 }
 
 static inline __attribute__((always_inline)) void
