@@ -318,32 +318,18 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
                         double ibytes, double obytes, res_t *res) {
     const binary_prb_t *p = r->prb;
     const multi_dims_desc_t *d = &p->desc;
-    char desc[512], attr[1024] = "", dt[2 * OPT_VALUE_LEN + 2];
+    char desc[512], attr[1024], dt[2 * OPT_VALUE_LEN + 2];
     multi_dims_desc_print(d, desc, sizeof(desc));
-    attr_to_repro(&p->attr, 0, attr, sizeof(attr));
     snprintf(dt, sizeof(dt), "%s:%s", p->sdt_text, p->ddt_text);
     perf_fields_t f;
-    memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
-    f.name = d->name;
-    f.prb = repro;
-    f.desc = desc;
-    f.dir = "";
+    perf_fields_init(&f, res, d->name, repro, desc, ibytes, obytes);
+    f.attr = perf_attr_text(&p->attr, attr, sizeof(attr));
     f.dt = dt;
     f.tag = p->stag_text;
     f.alg = tsr_alg_kind2str(p->alg);
-    f.attr = attr[0] == ' ' ? attr + 1 : attr;
     f.mb = p->dst_dims[0];
-    f.ibytes = ibytes;
-    f.obytes = obytes;
     /* csv: dst's N, C and the product of the rest. */
-    const int64_t spatial = bench_prod_i64_sat(p->dst_dims + 2, d->ndims - 2);
-    static const char *const names[] = {"n", "c", "sp"};
-    const int64_t values[] = {p->dst_dims[0], d->ndims > 1 ? p->dst_dims[1] : 1,
-                              spatial};
-    char text[3][PERF_EXTRA_LEN];
-    perf_fields_set_extra(&f, 3, names, values, text);
-    perf_report(&f, &res->timer);
+    perf_report_ncsp(&f, p->dst_dims, d->ndims, &res->timer);
 }
 
 void binary_run_problem(const binary_prb_t *p, bench_lib_t lib,

@@ -475,8 +475,10 @@ static int tessera_execute(const bench_args_run_t *r, int fwd, char *why,
     const bench_exec_args_t *a = fwd ? &r->fwd_args : &r->args;
     const tsr_status_t st = tsr_primitive_execute(fwd ? r->fwd_prim : r->prim,
                                                   bench_stream(), a->n, a->a);
+    if (st == tsr_success)
+        return 1;
     snprintf(why, len, "%s", tsr_status2str(st));
-    return st == tsr_success;
+    return 0;
 }
 
 static void tessera_release(bench_args_run_t *r) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked_math.h"
 #include "run_header.h"
 
 static const char default_template[] =
@@ -247,6 +248,27 @@ static void expand_template(const char *tpl, const perf_fields_t *f,
     putchar('\n');
 }
 
+void perf_fields_init(perf_fields_t *f, const res_t *res, const char *name,
+                      const char *repro, const char *desc, double ibytes,
+                      double obytes) {
+    memset(f, 0, sizeof(*f));
+    f->impl = res->impl_name;
+    f->name = name;
+    f->prb = repro;
+    f->desc = desc;
+    f->dir = f->dt = f->tag = f->alg = f->attr = "";
+    f->ibytes = ibytes;
+    f->obytes = obytes;
+}
+
+const char *perf_attr_text(const bench_attr_t *attr, char *buf, size_t len) {
+    if (len > 0)
+        buf[0] = '\0';
+    if (attr)
+        attr_to_repro(attr, 0, buf, len);
+    return buf[0] == ' ' ? buf + 1 : buf;
+}
+
 void perf_fields_set_extra(perf_fields_t *f, int n, const char *const *names,
                            const int64_t *values,
                            char (*text)[PERF_EXTRA_LEN]) {
@@ -270,4 +292,14 @@ void perf_report(const perf_fields_t *f, const bench_timer_t *t) {
     }
     expand_template(tpl, f, t, 0);
     fflush(stdout);
+}
+
+void perf_report_ncsp(perf_fields_t *f, const int64_t *dims, int ndims,
+                      const bench_timer_t *t) {
+    static const char *const names[] = {"n", "c", "sp"};
+    const int64_t values[] = {dims[0], ndims > 1 ? dims[1] : 1,
+                              bench_prod_i64_sat(dims + 2, ndims - 2)};
+    char text[3][PERF_EXTRA_LEN];
+    perf_fields_set_extra(f, 3, names, values, text);
+    perf_report(f, t);
 }

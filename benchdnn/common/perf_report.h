@@ -21,6 +21,7 @@
 #ifndef BENCHDNN_COMMON_PERF_REPORT_H
 #define BENCHDNN_COMMON_PERF_REPORT_H
 
+#include "attr.h"
 #include "benchdnn.h"
 
 typedef struct {
@@ -38,6 +39,17 @@ typedef struct {
     const char *extra_value[32];
 } perf_fields_t;
 
+/* The fields every driver fills: the implementation res ran, the
+ * problem's name, repro and descriptor and the bytes it moves; the other
+ * texts "" and the numbers 0 for the driver to set. */
+void perf_fields_init(perf_fields_t *f, const res_t *res, const char *name,
+                      const char *repro, const char *desc, double ibytes,
+                      double obytes);
+
+/* The attributes' repro options without the leading space ("" for NULL),
+ * printed into buf (len bytes, which must live until perf_report). */
+const char *perf_attr_text(const bench_attr_t *attr, char *buf, size_t len);
+
 /* Text of one extra column's value. */
 #define PERF_EXTRA_LEN 24
 
@@ -48,6 +60,11 @@ void perf_fields_set_extra(perf_fields_t *f, int n, const char *const *names,
 
 /* Prints one performance line (and the csv header before the first). */
 void perf_report(const perf_fields_t *f, const bench_timer_t *t);
+
+/* perf_report with the csv columns n, c and sp (the product of the other
+ * dims) of the ndims `dims`. */
+void perf_report_ncsp(perf_fields_t *f, const int64_t *dims, int ndims,
+                      const bench_timer_t *t);
 
 /* --perf-template=VALUE: "def"/"default", "csv" or a custom template
  * (copied). Sets bench_settings.perf_template and perf_template_is_csv.

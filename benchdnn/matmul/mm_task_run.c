@@ -257,23 +257,15 @@ void mm_task_compare_cfg(const bench_args_run_t *r, int arg,
 void mm_task_report_perf(const bench_args_run_t *r, const char *repro,
                          double ibytes, double obytes, res_t *res) {
     const mm_task_t *t = r->prb;
-    char attr[1024] = "";
-    attr_to_repro(t->attr, 0, attr, sizeof(attr));
+    char attr[1024];
     perf_fields_t f;
-    memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
-    f.name = t->name;
-    f.prb = repro;
-    f.desc = t->desc;
+    perf_fields_init(&f, res, t->name, repro, t->desc, ibytes, obytes);
+    f.attr = perf_attr_text(t->attr, attr, sizeof(attr));
     f.dir = t->dir;
     f.dt = t->cfg.text;
     f.tag = t->tags_text;
-    f.alg = "";
-    f.attr = attr[0] == ' ' ? attr + 1 : attr;
     f.mb = t->mb;
     f.ops = mm_task_ops(t);
-    f.ibytes = ibytes;
-    f.obytes = obytes;
     /* csv: the GEMM shape as columns. */
     static const char *const names[] = {"batch", "m", "n", "k"};
     const int64_t values[] = {t->batch, t->M, t->N, t->K};

@@ -425,8 +425,10 @@ static int lib_execute(const bench_args_run_t *r, int fwd, char *why,
             fwd ? st->fwd_nargs : st->nargs, fwd ? st->fwd_args : st->args);
     if (s == dnnl_success)
         s = dnnl_stream_wait(onednn_stream());
+    if (s == dnnl_success)
+        return 1;
     snprintf(why, len, "oneDNN: %s", dnnl_status2str(s));
-    return s == dnnl_success;
+    return 0;
 }
 
 static void lib_release(bench_args_run_t *r) {

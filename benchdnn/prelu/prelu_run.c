@@ -3,7 +3,6 @@
  * DRIVERS.md §16 and the performance line. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "common/bench_args.h"
 #include "common/checked_math.h"
@@ -201,31 +200,17 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
                         double ibytes, double obytes, res_t *res) {
     const prelu_prb_t *p = r->prb;
     const multi_dims_desc_t *d = &p->desc;
-    char desc[512], attr[1024] = "";
+    char desc[512], attr[1024];
     multi_dims_desc_print(d, desc, sizeof(desc));
-    attr_to_repro(&p->attr, 0, attr, sizeof(attr));
     perf_fields_t f;
-    memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
-    f.name = d->name;
-    f.prb = repro;
-    f.desc = desc;
+    perf_fields_init(&f, res, d->name, repro, desc, ibytes, obytes);
+    f.attr = perf_attr_text(&p->attr, attr, sizeof(attr));
     f.dir = p->dir;
     f.dt = p->sdt;
     f.tag = p->stag;
-    f.alg = "";
-    f.attr = attr[0] == ' ' ? attr + 1 : attr;
     f.mb = d->dims[0][0];
-    f.ibytes = ibytes;
-    f.obytes = obytes;
     /* csv: the source's N, C and the product of the rest. */
-    const int64_t spatial = bench_prod_i64_sat(d->dims[0] + 2, d->ndims - 2);
-    static const char *const names[] = {"n", "c", "sp"};
-    const int64_t values[] = {d->dims[0][0], d->ndims > 1 ? d->dims[0][1] : 1,
-                              spatial};
-    char text[3][PERF_EXTRA_LEN];
-    perf_fields_set_extra(&f, 3, names, values, text);
-    perf_report(&f, &res->timer);
+    perf_report_ncsp(&f, d->dims[0], d->ndims, &res->timer);
 }
 
 void prelu_run_problem(const prelu_prb_t *p, bench_lib_t lib, const char *repro,

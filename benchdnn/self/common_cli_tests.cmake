@@ -11,6 +11,14 @@ function(benchdnn_cli_test name code regex)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endfunction()
 
+# benchdnn_hardening_test(NAME EXIT_CODE OUTPUT_REGEX ARGS...): hostile
+# input (hardening_*_tests.cmake), test benchdnn_cli_hardening_NAME, with a
+# timeout that only a hang or a problem materialised in full reaches.
+function(benchdnn_hardening_test name code regex)
+  benchdnn_cli_test(hardening_${name} ${code} "${regex}" ${ARGN})
+  set_tests_properties(benchdnn_cli_hardening_${name} PROPERTIES TIMEOUT 60)
+endfunction()
+
 benchdnn_cli_test(help 0 "Usage: benchdnn" --help)
 benchdnn_cli_test(help_after_driver 0 "Usage: benchdnn" --conv --help)
 benchdnn_cli_test(no_arguments 2 "Usage: benchdnn")

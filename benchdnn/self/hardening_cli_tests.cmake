@@ -3,17 +3,10 @@
 # and batch "files" that are not text. Each must end in a clean state or
 # usage error naming the problem: never undefined behaviour (the
 # sanitizer build aborts on it), a hang, or a message blaming something
-# else. Through benchdnn_cli_test() of common_cli_tests.cmake.
-if(NOT COMMAND benchdnn_cli_test)
-  message(FATAL_ERROR "hardening_cli_tests.cmake needs benchdnn_cli_test()")
+# else. Through benchdnn_hardening_test() of common_cli_tests.cmake.
+if(NOT COMMAND benchdnn_hardening_test)
+  message(FATAL_ERROR "hardening_cli_tests.cmake needs benchdnn_hardening_test()")
 endif()
-
-# benchdnn_hardening_test(NAME EXIT_CODE OUTPUT_REGEX ARGS...): with a
-# timeout that only a hang or a problem materialised in full reaches.
-function(benchdnn_hardening_test name code regex)
-  benchdnn_cli_test(hardening_${name} ${code} "${regex}" ${ARGN})
-  set_tests_properties(benchdnn_cli_hardening_${name} PROPERTIES TIMEOUT 60)
-endfunction()
 
 set(too_many_elements "more elements than a 64-bit size holds")
 

@@ -145,23 +145,15 @@ static void report_perf(const bench_args_run_t *r, const char *repro,
                         double ibytes, double obytes, res_t *res) {
     const shuffle_prb_t *p = r->prb;
     const dims_desc_t *d = &p->desc;
-    char desc[512], attr[1024] = "";
+    char desc[512], attr[1024];
     dims_desc_print(d, desc, sizeof(desc));
-    attr_to_repro(&p->attr, 0, attr, sizeof(attr));
     perf_fields_t f;
-    memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
-    f.name = d->name;
-    f.prb = repro;
-    f.desc = desc;
+    perf_fields_init(&f, res, d->name, repro, desc, ibytes, obytes);
+    f.attr = perf_attr_text(&p->attr, attr, sizeof(attr));
     f.dir = p->dir;
     f.dt = p->dt_text;
     f.tag = p->tag;
-    f.alg = "";
-    f.attr = attr[0] == ' ' ? attr + 1 : attr;
     f.mb = d->dims[0];
-    f.ibytes = ibytes;
-    f.obytes = obytes;
     perf_report(&f, &res->timer);
 }
 

@@ -151,21 +151,13 @@ void multi_src_declare(bench_args_run_t *r, int n, bench_fill_fn fill,
 void multi_src_report_perf(const multi_src_perf_t *p, const bench_attr_t *attr,
                            const char *repro, double ibytes, double obytes,
                            res_t *res) {
-    char attr_text[1024] = "";
-    attr_to_repro(attr, 0, attr_text, sizeof(attr_text));
+    char attr_text[1024];
     perf_fields_t f;
-    memset(&f, 0, sizeof(f));
-    f.impl = res->impl_name;
-    f.name = p->name;
-    f.prb = repro;
-    f.desc = p->desc;
+    perf_fields_init(&f, res, p->name, repro, p->desc, ibytes, obytes);
+    f.attr = perf_attr_text(attr, attr_text, sizeof(attr_text));
     f.dir = "FWD_D";
     f.dt = p->dt;
     f.tag = p->tag;
-    f.alg = "";
-    f.attr = attr_text[0] == ' ' ? attr_text + 1 : attr_text;
     f.mb = p->mb;
-    f.ibytes = ibytes;
-    f.obytes = obytes;
     perf_report(&f, &res->timer);
 }
