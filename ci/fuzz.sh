@@ -13,7 +13,7 @@
 # output, corpus/<name>/ the new inputs. Environment: FUZZ_OUT,
 # FUZZ_TARGETS (space-separated names, default every built target).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
     echo "usage: ci/fuzz.sh BUILD_DIR SECONDS_PER_TARGET" >&2
@@ -28,7 +28,7 @@ if [ -n "${FUZZ_TARGETS:-}" ]; then
     read -r -a targets <<<"$FUZZ_TARGETS"
 else
     for f in "$build"/fuzz/fuzz_*; do
-        [ -x "$f" ] && targets+=("$(basename "$f")")
+        [ -f "$f" ] && [ -x "$f" ] && targets+=("$(basename "$f")")
     done
 fi
 if [ ${#targets[@]} -eq 0 ]; then

@@ -54,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 driver = drivers[i];
                 size -= (size_t)(eol + 1 - data);
                 data = eol + 1;
+                break; /* data is the batch text now */
             }
     }
     FILE *f = fopen(batch_path, "wb");
@@ -75,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!run)
         abort();
     run[0] = dashed;
-    memcpy(run + 1, tokens.tok, (size_t)tokens.n * sizeof(char *));
+    if (tokens.n > 0) /* an empty file has no token list */
+        memcpy(run + 1, tokens.tok, (size_t)tokens.n * sizeof(char *));
     bench_fuzz_run(tokens.n + 1, run);
     free(run);
     token_list_free(&tokens);

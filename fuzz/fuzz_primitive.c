@@ -140,12 +140,18 @@ static tsr_primitive_attr_t make_attr(fuzz_bytes_t *b, const fuzz_dst_t *dst,
     }
     for (int k = 0; k < ((flags >> 1) & 3); k++) {
         const int arg = fuzz_qarg(b), mask = fuzz_mask(b);
-        if (tsr_primitive_attr_set_scales_mask(attr, arg, mask) ==
-                    tsr_success &&
-            info->n_scales < MAX_QARGS) {
-            info->scale_arg[info->n_scales] = arg;
-            info->scale_mask[info->n_scales++] = mask;
-        }
+        if (tsr_primitive_attr_set_scales_mask(attr, arg, mask) != tsr_success)
+            continue;
+        /* Setting an argument's scales again replaces its mask. */
+        int i = 0;
+        while (i < info->n_scales && info->scale_arg[i] != arg)
+            i++;
+        if (i == MAX_QARGS)
+            continue;
+        info->scale_arg[i] = arg;
+        info->scale_mask[i] = mask;
+        if (i == info->n_scales)
+            info->n_scales++;
     }
     if (flags & 8) {
         const int arg = fuzz_qarg(b), mask = fuzz_mask(b);

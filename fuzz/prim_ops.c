@@ -70,6 +70,30 @@ static tsr_dim_t checked_mul(tsr_dim_t a, tsr_dim_t b) {
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* Rarely, one field of a valid descriptor changed by hand, as a caller
+ * may: "any" grouped weights whose G x OCg x ICg passes int64, or a raw
+ * stride of src (a negative channel stride reached execute once). */
+static void edit_conv_desc(fuzz_bytes_t *b, tsr_convolution_desc_t *cd) {
+    const uint8_t how = fuzz_u8(b);
+    if (how == 0xfe) {
+        tsr_memory_desc_t wei;
+        tsr_dims_t ones;
+        for (int d = 0; d < TSR_MAX_NDIMS; d++)
+            ones[d] = 1;
+        const int nd = cd->src_desc.ndims + 1;
+        if (nd > TSR_MAX_NDIMS ||
+            tsr_memory_desc_init_by_tag(&wei, nd, ones, tsr_f32, "any") !=
+                    tsr_success)
+            return;
+        for (int d = 0; d < 3; d++)
+            wei.dims[d] = fuzz_dim(b, 4);
+        cd->weights_desc = wei;
+    } else if (how == 0xff && cd->src_desc.ndims > 0) {
+        const int d = fuzz_int(b, 0, cd->src_desc.ndims - 1);
+        cd->src_desc.blocking.strides[d] = (tsr_dim_t)fuzz_u64(b);
+    }
+}
+
 static tsr_primitive_desc_t conv(fuzz_op_ctx_t *c) {
     fuzz_bytes_t *b = c->b;
     const int sp = fuzz_int(b, 1, 3), nd = sp + 2;
@@ -126,6 +150,7 @@ static tsr_primitive_desc_t conv(fuzz_op_ctx_t *c) {
                 &wei_md, with_bias ? &bias_md : NULL, &dst_md, strides, dilates,
                 pad_l, pad_r) != tsr_success)
         return NULL;
+    edit_conv_desc(b, &cd);
     return create_pd(c, &cd, nd, dst, NULL);
 }
 

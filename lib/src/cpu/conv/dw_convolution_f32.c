@@ -826,9 +826,11 @@ static tsr_status_t dw_conv_execute(const struct tsr_primitive_desc *pd,
         if (!cf->wei_direct)
             repack_weights(cf, user_wei, pd->md[TSR_MD_WEIGHTS].data_type,
                            packed);
-        char *mine = scratch + wei_bytes(cf) +
-                     (tile_bytes(cf) + rows_bytes(cf)) *
-                             (size_t)omp_get_thread_num();
+        /* No scratchpad at all when nothing is staged. */
+        char *mine = scratch ? scratch + wei_bytes(cf) +
+                                       (tile_bytes(cf) + rows_bytes(cf)) *
+                                               (size_t)omp_get_thread_num()
+                             : NULL;
         float *tile = cf->tile_floats ? (float *)mine : NULL;
         row_cache_t *rows =
                 cf->rows_floats ? (row_cache_t *)(mine + tile_bytes(cf)) : NULL;
