@@ -49,11 +49,4 @@ typedef struct {
 void binary_rt_init(binary_rt_t *rt, const struct tsr_primitive_desc *pd,
                     const tsr_exec_ctx_t *ctx);
 
-/* The post-ops of `po` on v for the dst point `pos` (dst element dst_off,
- * read by a sum as the dst before this execution). */
-float binary_apply_post_ops(const struct tsr_post_ops *po,
-                            const void *const *po_src1, float v,
-                            const tsr_memory_desc_t *dst_md, const void *dst,
-                            tsr_dim_t dst_off, const tsr_dim_t *pos);
-
 #endif

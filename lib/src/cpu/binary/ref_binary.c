@@ -6,6 +6,7 @@
 #include "common/memory_desc.h"
 #include "cpu/binary/binary_common.h"
 #include "cpu/binary/binary_impls.h"
+#include "cpu/common/ref_post_ops.h"
 
 static tsr_status_t ref_binary_init(struct tsr_primitive_desc *pd) {
     if (!binary_attr_ok(&pd->attr))
@@ -40,8 +41,8 @@ static tsr_status_t ref_binary_execute(const struct tsr_primitive_desc *pd,
                                                 md_off_v(src1_md, spos));
             const tsr_dim_t dst_off = md_off_v(dst_md, pos);
             float v = tsr_binary_fwd(alg, rt.scale0 * a, rt.scale1 * b);
-            v = binary_apply_post_ops(&attr->post_ops, rt.po_src1, v, dst_md,
-                                      rt.dst, dst_off, pos);
+            v = tsr_ref_post_ops_apply(&attr->post_ops, v, pos, dst_md, rt.dst,
+                                       dst_off, rt.po_src1, NULL);
             tsr_store_f32_inline(dst_md->data_type, rt.dst, dst_off, v,
                                  attr->round_mode);
         }
