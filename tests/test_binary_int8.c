@@ -66,12 +66,14 @@ typedef struct {
     int round_down;
 } extras_t;
 
-/* dims {rows, cols}; src1 {rows, cols} or {rows, 1}; dst `misalign`
- * bytes past an allocation. Returns the implementations run. */
+/* dims {rows, cols}; src1 {rows, cols} or {rows, 1}; dst `shift`
+ * elements past an allocation (off the vector alignment, never off the
+ * element's). Returns the implementations run. */
 static int test_case(tsr_alg_kind_t alg, tsr_data_type_t dt0,
                      tsr_data_type_t dt1, tsr_data_type_t dtd, tsr_dim_t rows,
-                     tsr_dim_t cols, int per_row, size_t misalign,
+                     tsr_dim_t cols, int per_row, size_t shift,
                      const extras_t *ex) {
+    const size_t misalign = shift * (dtd == tsr_f32 ? sizeof(float) : 1);
     const tsr_dim_t dims[2] = {rows, cols},
                     dims1[2] = {rows, per_row ? 1 : cols};
     tsr_memory_desc_t md0, md1, mdd;
