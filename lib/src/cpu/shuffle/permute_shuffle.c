@@ -14,6 +14,9 @@
 #include "common/utils.h"
 #include "permute_shuffle.h"
 
+/* Channels of the shuffled axis at most: the tables and init's scan of
+ * them grow with the axis, meant for channel vectors of real models. */
+enum { PERMUTE_MAX_AXIS = 1 << 16 };
 /* Output bytes per work item: the input it reads stays in L2. */
 enum { TILE_BYTES = 1 << 16 };
 /* Outputs this large do not stay in the last-level cache. */
@@ -80,7 +83,8 @@ static tsr_status_t permute_shuffle_init(struct tsr_primitive_desc *pd) {
     shuffle_conf_init(&conf, pd);
     shuffle_shape_t sh;
     tsr_dim_t lanes;
-    if (!permute_shape(&sh, &lanes, &conf, pd) ||
+    if (conf.axis_size > PERMUTE_MAX_AXIS ||
+        !permute_shape(&sh, &lanes, &conf, pd) ||
         permute_max_inputs(&conf, &sh, lanes) > PERMUTE_MAX_ENTRIES)
         return tsr_unimplemented;
     pd->scratchpad_size = permute_table_bytes(&sh, lanes);
