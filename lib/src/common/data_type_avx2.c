@@ -24,24 +24,10 @@ static void row_f32_to_int(tsr_data_type_t dt, const float *src, void *dst,
 }
 
 static void row_f32_to_bf16(const float *src, uint16_t *dst, int64_t n) {
-    const __m256i bias = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
-    const __m256i quiet = _mm256_set1_epi32(0x40);
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256 v = _mm256_loadu_ps(src + i);
-        const __m256i u = _mm256_castps_si256(v);
-        const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
-        const __m256i rounded = _mm256_srli_epi32(
-                _mm256_add_epi32(_mm256_add_epi32(u, bias), odd), 16);
-        const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(u, 16), quiet);
-        const __m256i is_nan =
-                _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-        const __m256i halves = _mm256_blendv_epi8(rounded, nan, is_nan);
-        const __m128i packed =
-                _mm_packus_epi32(_mm256_castsi256_si128(halves),
-                                 _mm256_extracti128_si256(halves, 1));
-        _mm_storeu_si128((__m128i *)(dst + i), packed);
-    }
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(dst + i),
+                         tsr_f32_to_bf16_8_avx2(_mm256_loadu_ps(src + i)));
     for (; i < n; i++)
         dst[i] = tsr_f32_to_bf16_inline(src[i]);
 }

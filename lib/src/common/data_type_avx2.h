@@ -19,6 +19,24 @@ static inline __m256i tsr_round_clamp_8_avx2(__m256 v, __m256 lo, __m256 hi,
     return _mm256_cvtps_epi32(v);
 }
 
+/* Eight floats to bf16: round to nearest even, NaN kept NaN (made quiet),
+ * bit for bit tsr_f32_to_bf16_inline. */
+static inline __m128i tsr_f32_to_bf16_8_avx2(__m256 v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i high = _mm256_srli_epi32(u, 16);
+    const __m256i odd = _mm256_and_si256(high, _mm256_set1_epi32(1));
+    const __m256i rounded = _mm256_srli_epi32(
+            _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)),
+                             odd),
+            16);
+    const __m256i nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
+    const __m256i is_nan =
+            _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    const __m256i halves = _mm256_blendv_epi8(rounded, nan, is_nan);
+    return _mm_packus_epi32(_mm256_castsi256_si128(halves),
+                            _mm256_extracti128_si256(halves, 1));
+}
+
 /* Eight in-range int32 to eight bytes (signed or unsigned saturation). */
 static inline __m128i tsr_pack_8_bytes_avx2(__m256i v, int is_signed) {
     const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v),

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "common/data_type.h"
+#include "common/data_type_avx2.h"
 #include "cpu/binary/binary_kernel.h"
-#include "cpu/common/bf16_store_simd.h"
 
 typedef __m256 vf;
 typedef __m256i vi;
@@ -153,9 +153,9 @@ static AVX2_INLINE void store_full_group(tsr_data_type_t dt, void *p, int64_t i,
         for (int j = 0; j < 4; j++) {
             uint16_t *at = (uint16_t *)p + i + 8 * j;
             if (nt)
-                _mm_stream_si128((__m128i *)at, tsr_bf16_from_f32_avx2(v[j]));
+                _mm_stream_si128((__m128i *)at, tsr_f32_to_bf16_8_avx2(v[j]));
             else
-                tsr_bf16_store_avx2(at, v[j]);
+                _mm_storeu_si128((__m128i *)at, tsr_f32_to_bf16_8_avx2(v[j]));
         }
         break;
     default:

@@ -3,8 +3,8 @@
 #include <immintrin.h>
 
 #include "common/data_type.h"
+#include "common/data_type_avx512.h"
 #include "cpu/binary/binary_kernel.h"
-#include "cpu/common/bf16_store_simd.h"
 
 typedef __m512 vf;
 typedef __m512i vi;
@@ -173,12 +173,13 @@ static AVX512_INLINE void group_store(tsr_data_type_t dt, void *p, int64_t i,
             uint16_t *at = (uint16_t *)p + i + 16 * j;
             if (nt)
                 _mm256_stream_si256((__m256i *)at,
-                                    tsr_bf16_from_f32_avx512(v[j]));
+                                    tsr_f32_to_bf16_16_avx512(v[j]));
             else if (full)
-                tsr_bf16_store_avx512(at, v[j]);
+                _mm256_storeu_si256((__m256i *)at,
+                                    tsr_f32_to_bf16_16_avx512(v[j]));
             else if (left > 16 * j)
                 _mm256_mask_storeu_epi16(at, vl_of(left - 16 * j),
-                                         tsr_bf16_from_f32_avx512(v[j]));
+                                         tsr_f32_to_bf16_16_avx512(v[j]));
         }
         break;
     default:

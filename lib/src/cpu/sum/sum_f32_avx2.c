@@ -4,7 +4,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "cpu/common/bf16_store_simd.h"
+#include "common/data_type_avx2.h"
 #include "cpu/common/lane_mask_avx2.h"
 #include "sum.h"
 
@@ -107,7 +107,7 @@ static inline vf vf_load_bf16(const uint16_t *p) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
 }
 static inline void vf_store_bf16(uint16_t *p, vf v) {
-    tsr_bf16_store_avx2(p, v);
+    _mm_storeu_si128((__m128i *)p, tsr_f32_to_bf16_8_avx2(v));
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));

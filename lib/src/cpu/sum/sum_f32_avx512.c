@@ -4,7 +4,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "cpu/common/bf16_store_simd.h"
+#include "common/data_type_avx512.h"
 #include "sum.h"
 
 enum { LANES = 16, STEP = 4 * LANES };
@@ -110,7 +110,7 @@ static inline vf vf_load_bf16(const uint16_t *p) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
 static inline void vf_store_bf16(uint16_t *p, vf v) {
-    tsr_bf16_store_avx512(p, v);
+    _mm256_storeu_si256((__m256i *)p, tsr_f32_to_bf16_16_avx512(v));
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
