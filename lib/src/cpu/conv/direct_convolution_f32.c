@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/convolution_pd.h"
 #include "common/isa.h"
 #include "common/memory_desc.h"
@@ -39,6 +40,9 @@
 #define ROW_BLOCK_PIXELS 512
 /* Work items per thread below which rows per item are halved. */
 #define ITEMS_PER_THREAD 4
+/* Entries of the per-group offset tables at most (8 MiB): more groups and
+ * channels than any model has go to the other implementations. */
+#define MAX_TABLE_ENTRIES ((int64_t)1 << 20)
 
 /* ------------------------------------------------------------------------ */
 /* Portable tile: the same loop nest as the AVX2 one on arrays of 8. */
@@ -484,7 +488,11 @@ static tsr_status_t direct_init(struct tsr_primitive_desc *pd) {
     const tsr_dim_t nchunks = tsr_div_up(s.ICg, DIRECT_VLEN);
     const tsr_dim_t nvec = tsr_div_up(s.OCg, DIRECT_VLEN);
     /* The conf and its offset tables in one allocation. */
-    const size_t tables = (size_t)((s.G + 1) * (nchunks + nvec));
+    int64_t entries;
+    if (!tsr_mul_i64(s.G + 1, nchunks + nvec, &entries) ||
+        entries > MAX_TABLE_ENTRIES)
+        return tsr_unimplemented;
+    const size_t tables = (size_t)entries;
     direct_conv_conf_t *cf =
             calloc(1, sizeof(*cf) + tables * sizeof(tsr_dim_t));
     if (!cf)

@@ -598,7 +598,9 @@ static void set_data_operand(const exec_t *e, const slice_t *sl, tsr_dim_t n,
 static int common_store_ok(const exec_t *e, const gemm_conv_item_t *it,
                            tsr_epilogue_common_t *common) {
     const gemm_conv_conf_t *cf = &e->sc->cf;
-    if (cf->dst_s[CONV_C] != 1)
+    /* Points at least a row of channels apart: a dst of one point per
+     * image can have channel stride 1 in a channels-first tag. */
+    if (cf->dst_s[CONV_C] != 1 || cf->dst_sp_step < cf->sh.OCg)
         return 0;
     tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
     pos[0] = it->n;

@@ -165,12 +165,17 @@ static void plan_q_tables(tiled_plan_t *p, const reorder_conf_t *conf) {
  * pattern repeats with A's block, which bounds the check. */
 static int a_offsets_split(const tsr_memory_desc_t *a,
                            const tsr_dim_t *tile_max) {
+    /* Checks at most (a block of A over a tile): larger blocks go to the
+     * other implementations, so that init stays short. */
+    enum { MAX_CHECKS = 1 << 18 };
     tsr_dim_t blocks[TSR_MAX_NDIMS];
     md_dim_blocks(a, blocks);
     for (int d = 0; d < a->ndims; d++) {
         const tsr_dim_t extent = tile_max[d] + 1;
         if (blocks[d] == 1)
             continue;
+        if (blocks[d] > MAX_CHECKS / extent)
+            return 0;
         tsr_dim_t pos[TSR_MAX_NDIMS] = {0};
         for (tsr_dim_t base = 0; base < blocks[d] * extent; base += extent)
             for (tsr_dim_t t = 0; t < extent; t++) {
