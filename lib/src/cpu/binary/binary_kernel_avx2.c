@@ -202,6 +202,9 @@ static AVX2_INLINE vw vw_min(vw a, vw b) {
 static AVX2_INLINE vw vw_max(vw a, vw b) {
     return _mm256_max_epi16(a, b);
 }
+static AVX2_INLINE vw vw_min_unsigned(vw a, vw b) {
+    return _mm256_min_epu16(a, b);
+}
 static AVX2_INLINE vw vw_load_bytes(const void *p, int64_t i, int half,
                                     vw flip) {
     const __m128i b =

@@ -215,6 +215,9 @@ static AVX512_INLINE vw vw_min(vw a, vw b) {
 static AVX512_INLINE vw vw_max(vw a, vw b) {
     return _mm512_max_epi16(a, b);
 }
+static AVX512_INLINE vw vw_min_unsigned(vw a, vw b) {
+    return _mm512_min_epu16(a, b);
+}
 static AVX512_INLINE vw vw_load_bytes(const void *p, int64_t i, int half,
                                       vw flip) {
     const __m256i b = _mm256_loadu_si256(

@@ -19,7 +19,7 @@
  *                                min(left, BK_GROUP) only; nt: whole
  *                                group, non-temporal, BK_ALIGN-aligned
  *   vf_stream_fence              orders the non-temporal stores
- *   vw, vw_set1 vw_add vw_sub vw_mullo vw_min vw_max
+ *   vw, vw_set1 vw_add vw_sub vw_mullo vw_min vw_max vw_min_unsigned
  *                                int16 vector of BK_GROUP / 2 lanes
  *   vw_load_bytes(p, i, half, flip)
  *                                half 0 or 1 of the group of bytes at i
@@ -209,14 +209,14 @@ static void bk_rows_mixed(const binary_kernel_t *k, const char *s0,
     bk_rows_typed(k, k->src0_dt, k->src1_dt, k->dst_dt, s0, s1, d, rows, n);
 }
 
-/* Integer results in 16 bits: unscaled add, sub, min, max, and mul
- * unless both sources are u8 (255 * 255 does not fit), of int8 sources
- * into an int8 dst. Exact, so no rounding; the pack saturates. */
+/* Integer results in 16 bits: unscaled add, sub, mul, min and max of int8
+ * sources into an int8 dst. Exact, so no rounding; the pack saturates. A
+ * u8 x u8 product (up to 65025) is exact only as unsigned 16 bits: it is
+ * clamped to the dst's maximum before the signed pack. */
 static int bk_int16_ok(const binary_kernel_t *k) {
     const int op_ok = k->op == tsr_binary_add || k->op == tsr_binary_sub ||
-                      k->op == tsr_binary_min || k->op == tsr_binary_max ||
-                      (k->op == tsr_binary_mul &&
-                       (k->src0_dt == tsr_s8 || k->src1_dt == tsr_s8));
+                      k->op == tsr_binary_mul || k->op == tsr_binary_min ||
+                      k->op == tsr_binary_max;
     return op_ok && k->scale0 == 1.f && k->scale1 == 1.f &&
            (k->src0_dt == tsr_u8 || k->src0_dt == tsr_s8) &&
            (k->src1_dt == tsr_u8 || k->src1_dt == tsr_s8) &&
@@ -238,11 +238,14 @@ static BK_INLINE vw bk_op16(tsr_alg_kind_t op, vw a, vw b) {
     }
 }
 
-/* Whole groups in 16 bits, the tail through the f32 group. */
+/* Whole groups in 16 bits, the tail through the f32 group; `unsigned_mul`
+ * for a u8 x u8 product. */
 static BK_INLINE void bk_rows_int16_of(const binary_kernel_t *k,
-                                       tsr_alg_kind_t op, tsr_data_type_t dtd,
-                                       const char *s0, const char *s1, char *d,
-                                       int64_t rows, int64_t n) {
+                                       tsr_alg_kind_t op, int unsigned_mul,
+                                       tsr_data_type_t dtd, const char *s0,
+                                       const char *s1, char *d, int64_t rows,
+                                       int64_t n) {
+    const vw dst_max = vw_set1(dtd == tsr_u8 ? 255 : 127);
     const vw flip0 = vw_set1(k->src0_dt == tsr_s8 ? 0x80 : 0);
     const vw flip1 = vw_set1(k->src1_dt == tsr_s8 ? 0x80 : 0);
     for (int64_t r = 0; r < rows; r++) {
@@ -258,6 +261,8 @@ static BK_INLINE void bk_rows_int16_of(const binary_kernel_t *k,
                 const vw b =
                         k->src1_bcast ? b_row : vw_load_bytes(r1, i, h, flip1);
                 v[h] = bk_op16(op, a, b);
+                if (unsigned_mul)
+                    v[h] = vw_min_unsigned(v[h], dst_max);
             }
             bytes_store(dtd, rd, i, v[0], v[1]);
         }
@@ -278,10 +283,18 @@ static void bk_rows_int16(const binary_kernel_t *k, const char *s0,
 #define BK_CASE16(alg)                                                         \
     case alg:                                                                  \
         if (dtd == tsr_u8)                                                     \
-            bk_rows_int16_of(k, alg, tsr_u8, s0, s1, d, rows, n);              \
+            bk_rows_int16_of(k, alg, 0, tsr_u8, s0, s1, d, rows, n);           \
         else                                                                   \
-            bk_rows_int16_of(k, alg, tsr_s8, s0, s1, d, rows, n);              \
+            bk_rows_int16_of(k, alg, 0, tsr_s8, s0, s1, d, rows, n);           \
         break
+    if (k->op == tsr_binary_mul && k->src0_dt == tsr_u8 &&
+        k->src1_dt == tsr_u8) {
+        if (dtd == tsr_u8)
+            bk_rows_int16_of(k, tsr_binary_mul, 1, tsr_u8, s0, s1, d, rows, n);
+        else
+            bk_rows_int16_of(k, tsr_binary_mul, 1, tsr_s8, s0, s1, d, rows, n);
+        return;
+    }
     switch (k->op) {
         BK_CASE16(tsr_binary_add);
         BK_CASE16(tsr_binary_sub);
