@@ -4,6 +4,11 @@
 # cases), then fuzzes it for SECONDS_PER_TARGET seconds. Builds nothing.
 #
 #   ci/fuzz.sh BUILD_DIR SECONDS_PER_TARGET
+#   FUZZ_RUNS=N ci/fuzz.sh BUILD_DIR 0
+#                 N inputs per target from a fixed seed instead: for the
+#                 same code nearly the same inputs every run (they differ
+#                 only where coverage depends on timing), so that a gate
+#                 fails at the commit that brings a defect, not at random
 #
 # Exit status: 0 no finding, 1 a finding (crash, sanitizer report, leak,
 # an input over the time or memory limits), 2 bad setup. Findings and the
@@ -15,7 +20,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
+runs=${FUZZ_RUNS:-0}
+if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]] || ! [[ $runs =~ ^[0-9]+$ ]]; then
     echo "usage: ci/fuzz.sh BUILD_DIR SECONDS_PER_TARGET" >&2
     exit 2
 fi
@@ -66,13 +72,26 @@ for t in "${targets[@]}"; do
         status=1
         continue
     fi
-    [ "$seconds" -gt 0 ] || continue
-    echo "== $t: fuzzing ${seconds}s"
+    if [ "$runs" -gt 0 ]; then
+        # A fresh folder for new inputs: earlier runs' inputs would change
+        # what a fixed seed explores.
+        echo "== $t: fuzzing $runs inputs from seed 1"
+        work=$(mktemp -d)
+        budget=(-runs="$runs" -seed=1)
+    elif [ "$seconds" -gt 0 ]; then
+        echo "== $t: fuzzing ${seconds}s"
+        work=$out/corpus/${t#fuzz_}
+        budget=(-max_total_time="$seconds")
+    else
+        continue
+    fi
     # New inputs go to the first folder (outside the tree); the seeds
     # are read only.
-    if ! "$bin" "${limits[@]}" -artifact_prefix="$prefix" \
-        -max_total_time="$seconds" \
-        "$out/corpus/${t#fuzz_}" "$seeds" >"$out/logs/$t.log" 2>&1; then
+    "$bin" "${limits[@]}" -artifact_prefix="$prefix" "${budget[@]}" \
+        "$work" "$seeds" >"$out/logs/$t.log" 2>&1
+    found=$?
+    [ "$runs" -gt 0 ] && rm -rf "$work"
+    if [ $found -ne 0 ]; then
         echo "fuzz: $t FOUND A DEFECT (reproducer: ${prefix}*, log: $out/logs/$t.log)" >&2
         tail -n 40 "$out/logs/$t.log" >&2
         status=1

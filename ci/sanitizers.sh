@@ -8,7 +8,8 @@
 #                            ISA-capped convolution batches (the Release
 #                            pass runs them); then clang's fuzz build (the
 #                            fuzz targets only) and each fuzz target over
-#                            its seed corpus
+#                            its seed corpus and FUZZ_RUNS (default 6000)
+#                            inputs from a fixed seed
 #   ci/sanitizers.sh full    nightly or by hand: the default compiler's
 #                            ASan + UBSan build with every test; clang's
 #                            ASan + UBSan build with the fuzz targets,
@@ -24,8 +25,9 @@
 # clang and its fuzzer runtime are installed when missing.
 #
 # Environment: ASAN_BUILD (default build-asan), FUZZ_BUILD (build-fuzz),
-# TSAN_BUILD (build-tsan), FUZZ_SECONDS, FUZZ_OUT (see ci/fuzz.sh). Exit
-# status: non-zero when a build, a test or a fuzz target fails.
+# TSAN_BUILD (build-tsan), FUZZ_SECONDS, FUZZ_RUNS, FUZZ_OUT (see
+# ci/fuzz.sh). Exit status: non-zero when a build, a test or a fuzz target
+# fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,13 +39,16 @@ quick)
     # are for nightly and by-hand runs.
     asan_exclude='^(install_package|scripts_pytest|perf_ab|benchdnn_cli_conv_.*_(batch|paths)_isa_.*)$'
     asan_labels=(-LE long)
-    # Each target over its seed corpus (the regression cases) only: short
-    # random runs still find open defects in fuzz_primitive, which would
-    # make the gate fail at random; `full` fuzzes.
+    # Each target over its seed corpus (the regression cases), then
+    # FUZZ_RUNS inputs from a fixed seed (about a minute in all): nearly
+    # the same inputs for the same code, so the gate does not fail at
+    # random; `full` fuzzes for time.
     fuzz_seconds=0
+    fuzz_runs=${FUZZ_RUNS:-6000}
     ;;
 full)
     fuzz_seconds=${FUZZ_SECONDS:-3600}
+    fuzz_runs=0
     asan_exclude='^(install_package|scripts_pytest|perf_ab)$'
     asan_labels=()
     ;;
@@ -109,8 +114,8 @@ if [ "$mode" != tsan ]; then
         echo "== clang ASan + UBSan tests (ISA kernels not instrumented)"
         asan_tests "$fuzz"
     fi
-    echo "== Fuzz targets, ${fuzz_seconds} s each"
-    ci/fuzz.sh "$fuzz" "$fuzz_seconds"
+    echo "== Fuzz targets"
+    FUZZ_RUNS=$fuzz_runs ci/fuzz.sh "$fuzz" "$fuzz_seconds"
 fi
 [ "$mode" = quick ] && exit 0
 
