@@ -53,7 +53,19 @@ gather_tile(const char *in, char *out, size_t esize, const shuffle_shape_t *sh,
     const char *in_o = in + (size_t)o * outer_bytes;
     char *out_o = out + (size_t)o * outer_bytes;
     if (row == 1) { /* channels-last: one gather of the channels */
-        for (tsr_dim_t b = 0; b < sh->blocks; b++)
+        tsr_dim_t b = 0;
+        if (esize == 4) {
+            /* Four loads, one store: a store per element is what limits
+             * this loop. */
+            typedef uint32_t v4u __attribute__((vector_size(16)));
+            const uint32_t *from = (const uint32_t *)in_o;
+            for (; b + 4 <= sh->blocks; b += 4) {
+                const v4u v = {from[src[b]], from[src[b + 1]],
+                               from[src[b + 2]], from[src[b + 3]]};
+                memcpy(out_o + (size_t)b * 4, &v, sizeof(v));
+            }
+        }
+        for (; b < sh->blocks; b++)
             memcpy(out_o + (size_t)b * esize, in_o + (size_t)src[b] * esize,
                    esize);
         return;
