@@ -53,6 +53,7 @@ static int validate_alg(const char *option, const char *value, char *err) {
     if (binary_alg_find(value) != tsr_alg_kind_undef)
         return 0;
     bench_set_err(err, "--%s: '%s' is not a binary algorithm", option, value);
+    attr_append_alg_hint(err, value, ALG_HINT_BINARY);
     return -1;
 }
 

@@ -56,11 +56,8 @@ int multi_opt_validate_tags(const char *option, const char *value, int min,
     if (n < min || n > max)
         return count_error(option, value, min, max, err);
     for (int i = 0; i < n; i++) {
-        if (!bench_tag_is_valid(items[i])) {
-            bench_set_err(err, "--%s: unknown tag '%s' (in '%s')", option,
-                          items[i], value);
-            return -1;
-        }
+        if (!bench_tag_is_valid(items[i]))
+            return bench_tag_error(err, option, items[i]);
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "benchdnn.h"
+#include "cli_help.h"
 #include "parser.h"
 
 /* Longest option value handled (longer text is a usage error). */
@@ -88,6 +89,22 @@ tsr_alg_kind_t str2eltwise_alg(const char *s) {
 
 tsr_alg_kind_t str2binary_alg(const char *s) {
     return find_alg(binary_names, COUNT_OF(binary_names), s);
+}
+
+void attr_append_alg_hint(char *err, const char *word, int which) {
+    const char *names[COUNT_OF(eltwise_names) + COUNT_OF(binary_names) + 2];
+    int n = 0;
+    if (which == ALG_HINT_POST_OPS) {
+        names[n++] = "sum";
+        names[n++] = "prelu";
+    }
+    if (which & ALG_HINT_ELTWISE)
+        for (size_t i = 0; i < COUNT_OF(eltwise_names); i++)
+            names[n++] = eltwise_names[i].name;
+    if (which & ALG_HINT_BINARY)
+        for (size_t i = 0; i < COUNT_OF(binary_names); i++)
+            names[n++] = binary_names[i].name;
+    bench_append_value_hint(err, word, names, n, 1);
 }
 
 /* In bench_policy_t order. */
@@ -532,6 +549,9 @@ int attr_try_parse_post_ops(bench_attr_t *attr, const char *value, char *err) {
         if (parse_post_op(items[i], &ops[i]) != 0) {
             bench_set_err(err, "--attr-post-ops: bad post-op '%s' in '%s'",
                           entry, value);
+            /* The kind, the entry up to its first ':'. */
+            entry[strcspn(entry, ":")] = '\0';
+            attr_append_alg_hint(err, entry, ALG_HINT_POST_OPS);
             return -1;
         }
     }

@@ -196,5 +196,10 @@ float ref_post_ops(const bench_attr_t *attr, float v, float dst_old, int ndims,
  * "bounded_relu", "clip", ...) and binary ones ("add", "mul", ...). */
 tsr_alg_kind_t str2eltwise_alg(const char *s);
 tsr_alg_kind_t str2binary_alg(const char *s);
+/* Appends to the message in `err` the closest name to the unknown
+ * algorithm `word` among the eltwise names, the binary names, or both
+ * with the other post-op kinds (sum, prelu), else the list of them. */
+enum { ALG_HINT_ELTWISE = 1, ALG_HINT_BINARY = 2, ALG_HINT_POST_OPS = 7 };
+void attr_append_alg_hint(char *err, const char *word, int which);
 
 #endif

@@ -169,6 +169,41 @@ void bench_unknown_option_error(const char *tok, const char *driver,
                       name[len] == '=' ? name + len : "");
 }
 
+void bench_append_value_hint(char *err, const char *word,
+                             const char *const *names, int n, int list) {
+    bench_suggest_t s;
+    bench_suggest_init(&s, word, strlen(word));
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], word) == 0)
+            return;
+        bench_suggest_consider(&s, names[i]);
+    }
+    size_t used = strlen(err);
+    const char *best = bench_suggest_best(&s);
+    if (best) {
+        snprintf(err + used, BENCH_ERR_LEN - used, " (did you mean '%s'?)",
+                 best);
+        return;
+    }
+    if (!list)
+        return;
+    /* As many names as fit, then "...". */
+    const char *open = " (one of: ";
+    if (used + strlen(open) + 8 >= BENCH_ERR_LEN)
+        return;
+    used += (size_t)snprintf(err + used, BENCH_ERR_LEN - used, "%s", open);
+    for (int i = 0; i < n; i++) {
+        const size_t need = strlen(names[i]) + 2;
+        if (used + need + 5 >= BENCH_ERR_LEN) {
+            used += (size_t)snprintf(err + used, BENCH_ERR_LEN - used, "...");
+            break;
+        }
+        used += (size_t)snprintf(err + used, BENCH_ERR_LEN - used, "%s%s",
+                                 i ? ", " : "", names[i]);
+    }
+    snprintf(err + used, BENCH_ERR_LEN - used, ")");
+}
+
 void bench_option_value_error(const char *tok, const char *err) {
     if (strncmp(tok, "--", 2) == 0 && !strchr(tok, '='))
         bench_usage_error("%s (an option's value follows '=' in the same "

@@ -58,6 +58,13 @@ void bench_unknown_option_error(const char *tok, const char *driver,
                                 const char *const *names, int n)
         __attribute__((noreturn));
 
+/* Appends a hint about a bad value `word` to the message in `err`
+ * (BENCH_ERR_LEN bytes): " (did you mean 'NAME'?)" for the closest of
+ * names[0..n), else, when `list` is set, " (one of: A, B, ...)". Nothing
+ * when `word` is one of the names (its error lies elsewhere). */
+void bench_append_value_hint(char *err, const char *word,
+                             const char *const *names, int n, int list);
+
 /* Usage error for a bad option value, message `err`; for a token without
  * '=' (`--mb 2`) it adds that the value follows '='. */
 void bench_option_value_error(const char *tok, const char *err)

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/cli_help.h"
+
 /* Types oneDNN's batch files use that the library does not have: they
  * parse, and the problem is reported UNIMPLEMENTED. */
 static const char *const foreign_dt_names[] = {
@@ -49,6 +51,21 @@ static size_t cfg_token_len(const char *s) {
     return 0;
 }
 
+/* The configurations oneDNN's batch files use most, for the hint of an
+ * unknown one. */
+static const char *const common_cfgs[] = {
+        "f32",     "bf16bf16f32", "bf16bf16bf16", "f16",    "f16f16f32",
+        "u8s8f32", "u8s8s32",     "u8s8s8",       "u8s8u8", "u8s8bf16",
+        "s8s8f32", "s8s8s32",     "s8s8s8",       "s8s8u8", "s8s8bf16"};
+
+static int unknown_cfg(const char *value, char *err) {
+    bench_set_err(err, "--cfg: unknown configuration '%s'", value);
+    bench_append_value_hint(err, value, common_cfgs,
+                            (int)(sizeof(common_cfgs) / sizeof(*common_cfgs)),
+                            1);
+    return -1;
+}
+
 /* v2.x suffixes naming a fill strategy; the types are what counts here. */
 static const char *const cfg_suffixes[] = {"_wino", "_full", "_no_limits"};
 
@@ -68,10 +85,8 @@ static int parse_legacy_cfg(const char *value, bench_dt_cfg_t *cfg, char *err) {
         size_t n = cfg_token_len(value + pos);
         if (n == 0 || pos + n > len || count == 4 ||
             dt_from_name(value + pos, n, &dts[count], cfg->unsupported,
-                         sizeof(cfg->unsupported)) != 0) {
-            bench_set_err(err, "--cfg: unknown configuration '%s'", value);
-            return -1;
-        }
+                         sizeof(cfg->unsupported)) != 0)
+            return unknown_cfg(value, err);
         count++;
         pos += n;
     }
@@ -80,8 +95,7 @@ static int parse_legacy_cfg(const char *value, bench_dt_cfg_t *cfg, char *err) {
     if (count == 1) {
         dts[1] = dts[2] = dts[0];
     } else if (count != 3 && count != 4) {
-        bench_set_err(err, "--cfg: unknown configuration '%s'", value);
-        return -1;
+        return unknown_cfg(value, err);
     }
     cfg->src = dts[0];
     cfg->wei = dts[1];

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/cli_help.h"
+
 void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len) {
     /* The outer part (letters before the first block size) of a meta-tag
      * is dim letters and one 'x' standing for the dims it does not name,
@@ -70,6 +72,29 @@ int bench_tag_is_valid(const char *tag) {
         if (tag_fits_rank(tag, ndims))
             return 1;
     return 0;
+}
+
+int bench_tag_error(char *err, const char *option, const char *tag) {
+    /* The tags users type most, for "did you mean". */
+    static const char *const common_tags[] = {
+            "any",    "abx",        "axb",      "xba",   "aBx4b", "aBx8b",
+            "aBx16b", "ABx16a16b",  "nchw",     "nhwc",  "nc",    "cn",
+            "ncw",    "nwc",        "chwn",     "ncdhw", "ndhwc", "nCw16c",
+            "nChw8c", "nChw16c",    "nCdhw16c", "oi",    "io",    "oiw",
+            "owi",    "oihw",       "ohwi",     "hwio",  "iohw",  "oidhw",
+            "goihw",  "OIhw16i16o", "ab",       "ba",    "abc",   "acb",
+            "abcd",   "acdb",       "abcde",    "acdeb",
+    };
+    bench_set_err(err, "--%s: unknown tag '%s'", option, tag);
+    const size_t before = strlen(err);
+    bench_append_value_hint(err, tag, common_tags,
+                            (int)(sizeof(common_tags) / sizeof(*common_tags)),
+                            0);
+    if (strlen(err) == before)
+        snprintf(err + before, BENCH_ERR_LEN - before,
+                 " (a tag is oneDNN's letters as acdb or aBcd16b, an alias "
+                 "as nhwc or OIhw16i16o, or abx, axb, aBx16b)");
+    return -1;
 }
 
 int bench_md_init_by_tag(tsr_memory_desc_t *md, int ndims, const int64_t *dims,

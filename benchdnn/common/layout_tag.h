@@ -20,6 +20,10 @@ void bench_resolve_tag(const char *tag, int ndims, char *out, size_t len);
  * for that rank); "any" always is. */
 int bench_tag_is_valid(const char *tag);
 
+/* Sets `err` to "--OPTION: unknown tag 'TAG'" with a hint (the closest
+ * common tag, else what tags look like) and returns -1. */
+int bench_tag_error(char *err, const char *option, const char *tag);
+
 /* Initializes `md` by `tag` (meta-tags resolved) and returns 1; on failure
  * returns 0 with res set, blaming the tag ("OPTION=TAG does not describe
  * a N-dimensional tensor") only when it has no layout of that rank, and

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/layout_tag.h"
 #include "common/parser.h"
 #include "conv/conv.h"
 
@@ -38,8 +39,7 @@ static int validate_bia_dt(const char *option, const char *value, char *err) {
 static int validate_tag(const char *option, const char *value, char *err) {
     if (strlen(value) < CONV_TAG_LEN && bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 static int validate_alg(const char *option, const char *value, char *err) {

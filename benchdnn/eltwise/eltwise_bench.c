@@ -51,14 +51,14 @@ static int validate_dt(const char *option, const char *value, char *err) {
 static int validate_tag(const char *option, const char *value, char *err) {
     if (strcmp(value, "any") != 0 && bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 static int validate_alg(const char *option, const char *value, char *err) {
     if (eltwise_alg_find(value))
         return 0;
     bench_set_err(err, "--%s: unknown eltwise algorithm '%s'", option, value);
+    attr_append_alg_hint(err, value, ALG_HINT_ELTWISE);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 /* Option validators shared by the matmul and inner product drivers. */
 #include <string.h>
 
+#include "common/layout_tag.h"
 #include "common/parser.h"
 #include "matmul/mm_task.h"
 
@@ -33,8 +34,7 @@ int mm_validate_data_type(const char *option, const char *value, char *err) {
 int mm_validate_tag(const char *option, const char *value, char *err) {
     if (bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 int mm_validate_fpmath(const char *option, const char *value, char *err) {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/bench_lib.h"
 #include "common/bench_args.h"
+#include "common/bench_lib.h"
 #include "common/cli_help.h"
 #include "common/dt_cfg.h"
 #include "common/layout_tag.h"
@@ -78,8 +78,7 @@ static int validate_dt(const char *option, const char *value, char *err) {
 static int validate_tag(const char *option, const char *value, char *err) {
     if (strcmp(value, "any") != 0 && bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 static int validate_oflag(const char *option, const char *value, char *err) {

@@ -2,6 +2,7 @@
  * every common option the parser takes is one --help lists. */
 #include "self_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/cli_help.h"
@@ -96,10 +97,41 @@ static void test_common_docs_are_options(void) {
     }
 }
 
+/* Value hints: the closest value, the list (cut to the message buffer),
+ * or nothing when the value is itself valid. */
+static void test_value_hint(void) {
+    static const char *const names[] = {"nchw", "nhwc", "ncw"};
+    char err[BENCH_ERR_LEN] = "bad";
+    bench_append_value_hint(err, "nhcw", names, 3, 1);
+    CHECK(!strcmp(err, "bad (did you mean 'nchw'?)"));
+    snprintf(err, sizeof(err), "bad");
+    bench_append_value_hint(err, "zzzzzz", names, 3, 1);
+    CHECK(!strcmp(err, "bad (one of: nchw, nhwc, ncw)"));
+    snprintf(err, sizeof(err), "bad");
+    bench_append_value_hint(err, "zzzzzz", names, 3, 0);
+    CHECK(!strcmp(err, "bad"));
+    bench_append_value_hint(err, "nhwc", names, 3, 1);
+    CHECK(!strcmp(err, "bad"));
+    /* Many long names: cut with "...)" inside the buffer. */
+    static const char *const longs[] = {
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+            "cccccccccccccccccccccccccccccccccccccccc",
+            "dddddddddddddddddddddddddddddddddddddddd",
+            "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+            "ffffffffffffffffffffffffffffffffffffffff",
+            "gggggggggggggggggggggggggggggggggggggggg"};
+    snprintf(err, sizeof(err), "bad");
+    bench_append_value_hint(err, "z", longs, 7, 1);
+    const size_t len = strlen(err);
+    CHECK(len < BENCH_ERR_LEN && len > 4 && !strcmp(err + len - 4, "...)"));
+}
+
 int main(void) {
     bench_settings_init();
     test_edit_distance();
     test_suggest();
+    test_value_hint();
     test_option_name();
     test_common_docs_are_options();
     bench_settings_free();

@@ -57,6 +57,33 @@ benchdnn_cli_test(did_you_mean_table_attr 2
   --eltwise --attr-post-op=relu 8x8)
 benchdnn_cli_test(did_you_mean_reorder_extra 2
   "\\(did you mean --def-scales=1\\?\\)" --reorder --def-scale=1 2x8)
+# Misspelt values: the closest known value, else the valid ones.
+benchdnn_cli_test(did_you_mean_tag 2
+  "--stag: unknown tag 'nwhc' \\(did you mean 'nhwc'\\?\\)"
+  --conv --stag=nwhc ic3ih5oc4kh3)
+benchdnn_cli_test(did_you_mean_tag_in_list 2
+  "unknown tag 'nchx' \\(did you mean 'nchw'\\?\\)"
+  --binary --stag=abx:nchx 2x3x4x5:2x3x4x5)
+benchdnn_cli_test(no_close_tag 2 "unknown tag 'qqqq' \\(a tag is oneDNN's letters"
+  --reorder --stag=qqqq 2x8)
+benchdnn_cli_test(did_you_mean_cfg 2
+  "unknown configuration 'u8s8s9' \\(did you mean 'u8s8s8'\\?\\)"
+  --conv --cfg=u8s8s9 ic3ih5oc4kh3)
+benchdnn_cli_test(no_close_cfg_lists 2
+  "unknown configuration 'zz' \\(one of: f32, bf16bf16f32,"
+  --conv --cfg=zz ic3ih5oc4kh3)
+benchdnn_cli_test(did_you_mean_post_op 2
+  "bad post-op 'rleu' in 'rleu' \\(did you mean 'relu'\\?\\)"
+  --conv --attr-post-ops=rleu ic3ih5oc4kh3)
+benchdnn_cli_test(no_close_post_op_lists 2
+  "bad post-op 'foo' in 'sum\\+foo' \\(one of: sum, prelu, relu,"
+  --matmul --attr-post-ops=sum+foo 2x3:3x4)
+benchdnn_cli_test(did_you_mean_eltwise_alg 2
+  "unknown eltwise algorithm 'rleu' \\(did you mean 'relu'\\?\\)"
+  --eltwise --alg=rleu 8x8)
+benchdnn_cli_test(did_you_mean_binary_alg 2
+  "'mull' is not a binary algorithm \\(did you mean 'mul'\\?\\)"
+  --binary --alg=mull 2x3:2x3)
 benchdnn_cli_test(no_close_option 2
   "unknown option '--frobnicate' \\(see --sum --help\\)"
   --sum --frobnicate 2x8)

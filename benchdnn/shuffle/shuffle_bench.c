@@ -52,8 +52,7 @@ static int validate_tag(const char *option, const char *value, char *err) {
     if (strlen(value) < SHUFFLE_TEXT_LEN && strcmp(value, "any") != 0 &&
         bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 static int validate_group(const char *option, const char *value, char *err) {

@@ -104,10 +104,8 @@ int multi_src_validate_tags(const char *option, const char *value, char *err) {
         return -1;
     }
     for (int i = 0; i < l.n; i++) {
-        if (!is_source_tag(l.item[i])) {
-            bench_set_err(err, "--%s: unknown tag '%s'", option, l.item[i]);
-            return -1;
-        }
+        if (!is_source_tag(l.item[i]))
+            return bench_tag_error(err, option, l.item[i]);
     }
     return 0;
 }
@@ -116,8 +114,7 @@ int multi_src_validate_dtag(const char *option, const char *value, char *err) {
     if (strcmp(value, "undef") == 0 || strcmp(value, "any") == 0 ||
         is_source_tag(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 int multi_src_take_pd(bench_args_run_t *r, tsr_status_t st, res_t *res) {

@@ -29,8 +29,7 @@ static int validate_dt(const char *option, const char *value, char *err) {
 static int validate_tag(const char *option, const char *value, char *err) {
     if (strcmp(value, "any") != 0 && bench_tag_is_valid(value))
         return 0;
-    bench_set_err(err, "--%s: unknown tag '%s'", option, value);
-    return -1;
+    return bench_tag_error(err, option, value);
 }
 
 enum { OPT_DT = 0, OPT_TAG, OPT_COUNT };
