@@ -171,6 +171,8 @@ void bench_unknown_option_error(const char *tok, const char *driver,
 
 void bench_append_value_hint(char *err, const char *word,
                              const char *const *names, int n, int list) {
+    if (!err)
+        return; /* a caller that only asks whether the value parses */
     bench_suggest_t s;
     bench_suggest_init(&s, word, strlen(word));
     for (int i = 0; i < n; i++) {

@@ -86,6 +86,8 @@ int bench_tag_error(char *err, const char *option, const char *tag) {
             "abcd",   "acdb",       "abcde",    "acdeb",
     };
     bench_set_err(err, "--%s: unknown tag '%s'", option, tag);
+    if (!err)
+        return -1;
     const size_t before = strlen(err);
     bench_append_value_hint(err, tag, common_tags,
                             (int)(sizeof(common_tags) / sizeof(*common_tags)),

@@ -112,6 +112,7 @@ static void test_value_hint(void) {
     CHECK(!strcmp(err, "bad"));
     bench_append_value_hint(err, "nhwc", names, 3, 1);
     CHECK(!strcmp(err, "bad"));
+    bench_append_value_hint(NULL, "nhcw", names, 3, 1); /* no message */
     /* Many long names: cut with "...)" inside the buffer. */
     static const char *const longs[] = {
             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
