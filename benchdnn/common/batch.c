@@ -16,28 +16,59 @@
 
 #define MAX_BATCH_DEPTH 32
 
-static int token_list_push(token_list_t *list, char *tok) {
-    if (!tok)
+/* Takes `tok` and `origin` (either may be NULL on entry: a NULL token
+ * is an allocation that failed). */
+static int token_list_push(token_list_t *list, char *tok, char *origin) {
+    if (!tok) {
+        free(origin);
         return -1;
+    }
     if (list->n == list->cap) {
-        int cap = list->cap ? 2 * list->cap : 64;
+        const int cap = list->cap ? 2 * list->cap : 64;
         char **grown = realloc(list->tok, (size_t)cap * sizeof(char *));
-        if (!grown) {
+        if (grown)
+            list->tok = grown;
+        char **grown_origin =
+                grown ? realloc(list->origin, (size_t)cap * sizeof(char *))
+                      : NULL;
+        if (grown_origin)
+            list->origin = grown_origin;
+        if (!grown || !grown_origin) {
             free(tok);
+            free(origin);
             return -1;
         }
-        list->tok = grown;
         list->cap = cap;
     }
+    list->origin[list->n] = origin;
     list->tok[list->n++] = tok;
     return 0;
 }
 
+static const token_list_t *current_tokens;
+
+void batch_set_tokens(const token_list_t *list) {
+    current_tokens = list;
+}
+
+const char *batch_token_origin(const char *tok) {
+    const token_list_t *l = current_tokens;
+    for (int i = 0; tok && l && i < l->n; i++)
+        if (l->tok[i] == tok)
+            return l->origin[i];
+    return NULL;
+}
+
 void token_list_free(token_list_t *list) {
-    for (int i = 0; i < list->n; i++)
+    if (current_tokens == list)
+        current_tokens = NULL;
+    for (int i = 0; i < list->n; i++) {
         free(list->tok[i]);
+        free(list->origin[i]);
+    }
     free(list->tok);
-    list->tok = NULL;
+    free(list->origin);
+    list->tok = list->origin = NULL;
     list->n = list->cap = 0;
 }
 
@@ -258,8 +289,9 @@ static int check_text(const char *text, size_t n, const char *path, char *err) {
  * before the backslash go too, so the list stays one token; otherwise they
  * stay and separate the tokens as written ("A \" + "B" is two tokens,
  * "long\" + "token" one). */
-static void join_continuations(char *text) {
+static void join_continuations(char *text, int *line_of) {
     char *out = text;
+    int line = 1;
     for (const char *p = text; *p;) {
         if (*p == '\\') {
             const char *q = p + 1;
@@ -271,29 +303,48 @@ static void join_continuations(char *text) {
                     last--;
                 if (last > text && last[-1] == ',')
                     out = last;
-                if (*q == '\n')
+                if (*q == '\n') {
                     q++;
+                    line++;
+                }
                 while (*q == ' ' || *q == '\t')
                     q++;
                 p = q;
                 continue;
             }
         }
+        line_of[out - text] = line;
+        if (*p == '\n')
+            line++;
         *out++ = *p++;
     }
     *out = '\0';
 }
 
-/* Splits file text into tokens. */
-static int tokenize(char *text, const char *path, token_list_t *out,
+/* "FILE line N". */
+static char *origin_of(const char *path, int line) {
+    const size_t len = strlen(path) + 32;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%s line %d", path, line);
+    return s;
+}
+
+/* Splits file text (`n` bytes) into tokens, each with its origin. */
+static int tokenize(char *text, size_t n, const char *path, token_list_t *out,
                     char *err) {
     size_t cap = 256, len = 0;
     char *cur = malloc(cap);
+    int *line_of = malloc((n + 1) * sizeof(int));
     char quote = 0;
-    int rc = 0;
-    if (!cur)
+    int rc = 0, token_line = 1;
+    if (!cur || !line_of) {
+        free(cur);
+        free(line_of);
+        bench_set_err(err, "--batch: out of memory reading '%s'", path);
         return -1;
-    join_continuations(text);
+    }
+    join_continuations(text, line_of);
     for (const char *p = text;; p++) {
         if (!quote && *p == '#') {
             while (p[1] && p[1] != '\n')
@@ -304,7 +355,8 @@ static int tokenize(char *text, const char *path, token_list_t *out,
         if (end_of_text || (!quote && isspace((unsigned char)*p))) {
             if (len > 0) {
                 cur[len] = '\0';
-                if (token_list_push(out, strdup(cur)) != 0) {
+                if (token_list_push(out, strdup(cur),
+                                    origin_of(path, token_line)) != 0) {
                     rc = -1;
                     break;
                 }
@@ -329,9 +381,12 @@ static int tokenize(char *text, const char *path, token_list_t *out,
             cur = grown;
             cap *= 2;
         }
+        if (len == 0)
+            token_line = line_of[p - text];
         cur[len++] = *p;
     }
     free(cur);
+    free(line_of);
     if (rc == 0 && quote) {
         bench_set_err(err, "--batch: unterminated %c quote in '%s'", quote,
                       path);
@@ -348,8 +403,9 @@ typedef struct {
     char *chain[MAX_BATCH_DEPTH]; /* real paths of the files being read */
 } expand_ctx_t;
 
-static int expand_tokens(int n, char *const *toks, const char *base_dir,
-                         expand_ctx_t *ctx, token_list_t *out, char *err);
+static int expand_tokens(int n, char *const *toks, char *const *origins,
+                         const char *base_dir, expand_ctx_t *ctx,
+                         token_list_t *out, char *err);
 
 static int expand_batch_file(const char *file, const char *base_dir,
                              expand_ctx_t *ctx, token_list_t *out, char *err) {
@@ -388,7 +444,7 @@ static int expand_batch_file(const char *file, const char *base_dir,
     token_list_t file_toks = {0};
     int rc = check_text(text, text_len, path, err);
     if (rc == 0)
-        rc = tokenize(text, file, &file_toks, err);
+        rc = tokenize(text, text_len, file, &file_toks, err);
     free(text);
     if (rc == 0) {
         char dir[PATH_MAX];
@@ -399,7 +455,8 @@ static int expand_batch_file(const char *file, const char *base_dir,
         else if (slash)
             *slash = '\0';
         ctx->chain[ctx->depth++] = real;
-        rc = expand_tokens(file_toks.n, file_toks.tok, dir, ctx, out, err);
+        rc = expand_tokens(file_toks.n, file_toks.tok, file_toks.origin, dir,
+                           ctx, out, err);
         ctx->depth--;
     }
     token_list_free(&file_toks);
@@ -407,17 +464,21 @@ static int expand_batch_file(const char *file, const char *base_dir,
     return rc;
 }
 
-static int expand_tokens(int n, char *const *toks, const char *base_dir,
-                         expand_ctx_t *ctx, token_list_t *out, char *err) {
+static int expand_tokens(int n, char *const *toks, char *const *origins,
+                         const char *base_dir, expand_ctx_t *ctx,
+                         token_list_t *out, char *err) {
     for (int i = 0; i < n; i++) {
         const char *tok = toks[i];
+        const char *origin = origins ? origins[i] : NULL;
         if (strncmp(tok, "--batch=", 8) == 0) {
             if (expand_batch_file(tok + 8, base_dir, ctx, out, err) != 0)
                 return -1;
         } else if (strcmp(tok, "--batch") == 0) {
             bench_set_err(err, "--batch: expected --batch=FILE");
             return -1;
-        } else if (token_list_push(out, strdup(tok)) != 0) {
+        } else if (token_list_push(out, strdup(tok),
+                                   origin ? strdup(origin) : NULL) != 0 ||
+                   (origin && !out->origin[out->n - 1])) {
             bench_set_err(err, "out of memory");
             return -1;
         }
@@ -429,7 +490,7 @@ int batch_expand_try(int argc, char **argv, const char *driver,
                      token_list_t *out, char *err) {
     expand_ctx_t ctx = {.driver = driver, .depth = 0};
     token_list_t result = {0};
-    if (expand_tokens(argc, argv, ".", &ctx, &result, err) != 0) {
+    if (expand_tokens(argc, argv, NULL, ".", &ctx, &result, err) != 0) {
         token_list_free(&result);
         return -1;
     }

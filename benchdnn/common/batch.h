@@ -11,12 +11,20 @@
 
 typedef struct {
     int n, cap;
-    char **tok; /* owned strings */
+    char **tok;    /* owned strings */
+    char **origin; /* "FILE line N" for a batch file's token, else NULL */
 } token_list_t;
 
 /* Expands argv[0..argc) into `out`. `driver` names the inputs/ subfolder. */
 int batch_expand(int argc, char **argv, const char *driver, token_list_t *out);
 void token_list_free(token_list_t *list);
+
+/* Where the token `tok` (a pointer of `list`'s) comes from, so that usage
+ * errors can name the batch file and line: batch_set_tokens() registers
+ * the list the driver loop runs; batch_token_origin() is then "FILE line
+ * N", or NULL for a token of the command line or of no registered list. */
+void batch_set_tokens(const token_list_t *list);
+const char *batch_token_origin(const char *tok);
 /* The same without exiting: 0, or -1 with a message in `err`
  * (BENCH_ERR_LEN bytes) naming the file; `out` is untouched then. */
 int batch_expand_try(int argc, char **argv, const char *driver,

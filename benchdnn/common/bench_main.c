@@ -258,6 +258,7 @@ int benchdnn_main(int argc, char **argv) {
     token_list_t tokens = {0};
     bench_cleanup_push(release_run, &tokens);
     batch_expand(argc - i, argv + i, driver->name, &tokens);
+    batch_set_tokens(&tokens);
     driver->bench(tokens.n, tokens.tok);
     const int rc = report_summary();
     bench_cleanup_pop(1);

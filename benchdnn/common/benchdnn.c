@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "parser.h"
 #include "perf_report.h"
 
@@ -74,6 +75,8 @@ void bench_set_err(char *err, const char *fmt, ...) {
     va_end(args);
 }
 
+const char *bench_current_token;
+
 void bench_usage_error(const char *fmt, ...) {
     fflush(stdout);
     fprintf(stderr, "benchdnn: ERROR: ");
@@ -81,6 +84,9 @@ void bench_usage_error(const char *fmt, ...) {
     va_start(args, fmt);
     vfprintf(stderr, fmt, args);
     va_end(args);
+    const char *origin = batch_token_origin(bench_current_token);
+    if (origin)
+        fprintf(stderr, " (in %s)", origin);
     fprintf(stderr, "\n");
     bench_usage_exit(BENCHDNN_EXIT_USAGE);
 }
@@ -88,7 +94,7 @@ void bench_usage_error(const char *fmt, ...) {
 static bench_exit_hook_t exit_hook;
 
 /* Deep enough for main, a driver and its loop. */
-#define MAX_CLEANUPS 8
+#define MAX_CLEANUPS 16
 static struct {
     void (*fn)(void *);
     void *arg;
@@ -333,11 +339,36 @@ int bench_next_index(void) {
     return next_problem_index++;
 }
 
+static void check_tokens(int ntokens, char **tokens,
+                         const bench_driver_loop_t *loop) {
+    for (int i = 0; i < ntokens; i++) {
+        const char *tok = tokens[i];
+        bench_current_token = tok;
+        if (parse_is_common_option(tok))
+            continue;
+        if (strcmp(tok, "--reset") == 0) {
+            if (loop->reset)
+                loop->reset(loop->check_state);
+        } else if (loop->parse_option &&
+                   loop->parse_option(loop->check_state, tok)) {
+            continue;
+        } else if (tok[0] == '-') {
+            bench_usage_error("unknown option '%s'", tok);
+        } else {
+            loop->check_descriptor(loop->check_state, tok);
+        }
+    }
+    bench_current_token = NULL;
+}
+
 int bench_driver_loop(int ntokens, char **tokens,
                       const bench_driver_loop_t *loop) {
+    if (loop->check_descriptor)
+        check_tokens(ntokens, tokens, loop);
     int options_since_problem = 0;
     for (int i = 0; i < ntokens; i++) {
         const char *tok = tokens[i];
+        bench_current_token = tok;
         if (parse_common_option(tok)) {
             options_since_problem++;
         } else if (strcmp(tok, "--reset") == 0) {
@@ -356,6 +387,7 @@ int bench_driver_loop(int ntokens, char **tokens,
             options_since_problem = 0;
         }
     }
+    bench_current_token = NULL;
     parse_warn_trailing_options(options_since_problem);
     return 0;
 }

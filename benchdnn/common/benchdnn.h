@@ -184,10 +184,21 @@ typedef struct {
     int (*parse_option)(void *state, const char *tok);
     void (*reset)(void *state);
     void (*run_descriptor)(void *state, const char *desc);
+    /* Optional, for a pass over every token before the first problem
+     * runs, so that a bad token anywhere (a batch file's last line) stops
+     * the run before anything ran: the driver's options go into the
+     * scratch `check_state`, check_descriptor() parses a descriptor there
+     * (usage error on bad text). Common options are checked where they
+     * stand, as they set the run's settings. */
+    void *check_state;
+    void (*check_descriptor)(void *state, const char *desc);
 } bench_driver_loop_t;
 
 int bench_driver_loop(int ntokens, char **tokens,
                       const bench_driver_loop_t *loop);
+/* The token bench_driver_loop is at, NULL outside it: a usage error names
+ * the batch file and line it came from (batch_token_origin). */
+extern const char *bench_current_token;
 
 /* Index for the next problem line (0, 1, 2, ... across the whole run). */
 int bench_next_index(void);

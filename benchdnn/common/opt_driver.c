@@ -46,6 +46,13 @@ static void loop_reset(void *state) {
     opt_lists_reset(&s->lists);
 }
 
+static void loop_check_descriptor(void *state, const char *text) {
+    loop_state_t *s = state;
+    char err[BENCH_ERR_LEN];
+    if (s->drv->parse_desc(text, s->desc, err) != 0)
+        bench_usage_error("%s", err);
+}
+
 static void loop_run_descriptor(void *state, const char *text) {
     loop_state_t *s = state;
     char err[BENCH_ERR_LEN];
@@ -106,11 +113,8 @@ void opt_driver_unknown_option(const char *tok, const char *driver,
     bench_unknown_option_error(tok, driver, names, n);
 }
 
-int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
-    if (ntokens == 1 && strcmp(tokens[0], "--help") == 0) {
-        opt_driver_print_options(stdout, drv->defs, drv->ndefs);
-        return 0;
-    }
+/* A loop state on the cleanup stack (pop it with bench_cleanup_pop). */
+static loop_state_t *loop_state_new(const opt_driver_t *drv) {
     loop_state_t *s = calloc(1, sizeof(*s));
     if (!s)
         bench_usage_error("out of memory");
@@ -121,13 +125,26 @@ int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
     if (!s->desc || !s->prb)
         bench_usage_error("out of memory");
     opt_driver_lists_init(drv, &s->lists);
+    return s;
+}
+
+int opt_driver_bench(const opt_driver_t *drv, int ntokens, char **tokens) {
+    if (ntokens == 1 && strcmp(tokens[0], "--help") == 0) {
+        opt_driver_print_options(stdout, drv->defs, drv->ndefs);
+        return 0;
+    }
+    loop_state_t *s = loop_state_new(drv);
+    loop_state_t *check = loop_state_new(drv);
     const bench_driver_loop_t loop = {
             .state = s,
             .parse_option = loop_parse_option,
             .reset = loop_reset,
             .run_descriptor = loop_run_descriptor,
+            .check_state = check,
+            .check_descriptor = loop_check_descriptor,
     };
     bench_driver_loop(ntokens, tokens, &loop);
+    bench_cleanup_pop(1);
     bench_cleanup_pop(1);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "bench_lib.h"
 #include "benchdnn.h"
+#include "cli_help.h"
 #include "perf_report.h"
 
 const char *parse_option_value(const char *tok, const char *name) {
@@ -355,6 +356,19 @@ int parse_common_option_try(const char *tok, char *err) {
         return bench_lib_parse_try(v, err) ? -1 : 1;
     if (is_ignored_onednn_option(tok))
         return 1;
+    return 0;
+}
+
+int parse_is_common_option(const char *tok) {
+    if (tok[0] == '-' && tok[1] == 'v' && isdigit((unsigned char)tok[2]))
+        return 1;
+    if (is_ignored_onednn_option(tok))
+        return 1;
+    for (int i = 0; i < bench_n_common_option_docs; i++) {
+        const bench_option_doc_t *d = &bench_common_option_docs[i];
+        if (d->value && parse_option_value(tok, d->name))
+            return 1;
+    }
     return 0;
 }
 

@@ -16,6 +16,8 @@ int parse_common_option(const char *tok);
 /* The same, returning -1 with a message in `err` (BENCH_ERR_LEN bytes)
  * instead of exiting on a malformed value. */
 int parse_common_option_try(const char *tok, char *err);
+/* 1 when `tok` is a common option (any value), without parsing it. */
+int parse_is_common_option(const char *tok);
 
 /* If tok is "--NAME=VALUE" (or "--NAME" when value_optional), returns
  * VALUE (or "" for a bare flag); NULL otherwise. */

@@ -264,11 +264,16 @@ static void run_on_lib(void *ctx, bench_lib_t lib, const char *repro,
     reorder_run_problem(&s->prb, lib, repro, res);
 }
 
-static void loop_run_descriptor(void *state, const char *text) {
+static void loop_check_descriptor(void *state, const char *text) {
     loop_state_t *s = state;
     char err[BENCH_ERR_LEN];
     if (dims_desc_parse_try(text, "reorder", &s->desc, err) != 0)
         bench_usage_error("%s", err);
+}
+
+static void loop_run_descriptor(void *state, const char *text) {
+    loop_state_t *s = state;
+    loop_check_descriptor(s, text);
     const int count = opt_lists_count(&s->lists);
     for (int i = 0; i < count; i++) {
         const char *values[OPT_MAX];
@@ -300,7 +305,8 @@ static void loop_state_free(void *state) {
     free(s);
 }
 
-int reorder_bench(int ntokens, char **tokens) {
+/* A loop state on the cleanup stack (pop it with bench_cleanup_pop). */
+static loop_state_t *loop_state_new(void) {
     loop_state_t *s = calloc(1, sizeof(*s));
     if (!s)
         bench_usage_error("out of memory");
@@ -308,13 +314,22 @@ int reorder_bench(int ntokens, char **tokens) {
     opt_lists_init(&s->lists, options, OPT_COUNT);
     s->lists.after_attr_from = OPT_RUNTIME_DIM_MASK;
     parse_def_scales_try(s, DEF_SCALES, NULL);
+    return s;
+}
+
+int reorder_bench(int ntokens, char **tokens) {
+    loop_state_t *s = loop_state_new();
+    loop_state_t *check = loop_state_new();
     const bench_driver_loop_t loop = {
             .state = s,
             .parse_option = loop_parse_option,
             .reset = loop_reset,
             .run_descriptor = loop_run_descriptor,
+            .check_state = check,
+            .check_descriptor = loop_check_descriptor,
     };
     bench_driver_loop(ntokens, tokens, &loop);
+    bench_cleanup_pop(1);
     bench_cleanup_pop(1);
     return 0;
 }

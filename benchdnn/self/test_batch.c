@@ -72,13 +72,32 @@ static void test_nesting_and_syntax(void) {
     if (!CHECK(tokens_are(&t, want, (int)(sizeof(want) / sizeof(want[0])))))
         for (int i = 0; i < t.n; i++)
             fprintf(stderr, "token %d: [%s]\n", i, t.tok[i]);
+    /* Each token's file and the line it starts on, continuations
+     * counted. */
+    const char *const origins[] = {
+            "top.txt line 1",       "sub/inner.txt line 1",
+            "sub/inner.txt line 1", "leaf.txt line 1",
+            "top.txt line 4",       "top.txt line 5",
+            "top.txt line 6",       "top.txt line 6",
+            "top.txt line 7",       "top.txt line 8",
+            "top.txt line 9"};
+    for (int i = 0; i < t.n && i < 11; i++)
+        if (!CHECK(t.origin[i] && !strcmp(t.origin[i], origins[i])))
+            fprintf(stderr, "token %d: origin [%s]\n", i,
+                    t.origin[i] ? t.origin[i] : "(none)");
+    /* Registered, a token's origin is found by its pointer. */
+    batch_set_tokens(&t);
+    CHECK(!strcmp(batch_token_origin(t.tok[4]), "top.txt line 4"));
+    CHECK(batch_token_origin("A") == NULL);
     token_list_free(&t);
+    CHECK(batch_token_origin(NULL) == NULL);
 
-    /* Arguments around a batch keep their order. */
+    /* Arguments around a batch keep their order; theirs have no origin. */
     char *argv[] = {"--dir=FWD_D", "--batch=sub/leaf.txt", "ic1"};
     CHECK(batch_expand_try(3, argv, "conv", &t, err) == 0);
     const char *const want2[] = {"--dir=FWD_D", "Z", "ic1"};
     CHECK(tokens_are(&t, want2, 3));
+    CHECK(t.n == 3 && !t.origin[0] && t.origin[1] && !t.origin[2]);
     token_list_free(&t);
 
     /* An absolute path. */

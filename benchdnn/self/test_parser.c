@@ -259,7 +259,10 @@ static void fake_run(void *state, const char *desc) {
 static void test_driver_loop(void) {
     bench_settings_init();
     fake_driver_t d = {""};
-    bench_driver_loop_t loop = {&d, fake_parse_option, fake_reset, fake_run};
+    bench_driver_loop_t loop = {.state = &d,
+                                .parse_option = fake_parse_option,
+                                .reset = fake_reset,
+                                .run_descriptor = fake_run};
     char *toks[] = {"--mode=L", "--dir=FWD_D",         "ic1",
                     "--reset",  "--repeats-per-prb=2", "ic2"};
     bench_driver_loop(6, toks, &loop);

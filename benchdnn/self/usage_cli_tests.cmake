@@ -84,6 +84,14 @@ benchdnn_cli_test(did_you_mean_eltwise_alg 2
 benchdnn_cli_test(did_you_mean_binary_alg 2
   "'mull' is not a binary algorithm \\(did you mean 'mul'\\?\\)"
   --binary --alg=mull 2x3:2x3)
+# A bad token anywhere in a batch file: the error names the file and line,
+# and nothing ran before it (the output starts with the error).
+benchdnn_cli_test(batch_error_stops_before_running 2
+  "^benchdnn: ERROR: --cfg: unknown configuration 'u8s8s9'.*\\(in benchdnn/self/batch_error_line3 line 3\\)"
+  --conv --batch=benchdnn/self/batch_error_line3)
+benchdnn_cli_test(bad_descriptor_after_problems_stops_first 2
+  "^benchdnn: ERROR: bad convolution descriptor 'ic3zz'"
+  --conv ic3ih5oc4kh3 --mb=2 ic3zz)
 benchdnn_cli_test(no_close_option 2
   "unknown option '--frobnicate' \\(see --sum --help\\)"
   --sum --frobnicate 2x8)
