@@ -11,12 +11,16 @@
  * past the last with o * stride + shift < limit. */
 static void valid_range(tsr_dim_t n, tsr_dim_t stride, tsr_dim_t shift,
                         tsr_dim_t limit, tsr_dim_t *begin, tsr_dim_t *end) {
+    /* A padding near the int64 range makes shift so: no sums that could
+     * overflow (shift > INT64_MIN, as the padding is at most INT64_MAX). */
     tsr_dim_t b = 0;
     if (shift < 0)
-        b = (-shift + stride - 1) / stride;
-    tsr_dim_t e = 0;
-    if (limit - shift > 0)
-        e = (limit - shift + stride - 1) / stride;
+        b = -shift / stride + (-shift % stride != 0);
+    tsr_dim_t e = 0, room;
+    if (__builtin_sub_overflow(limit, shift, &room))
+        e = n; /* limit - shift beyond int64: every o */
+    else if (room > 0)
+        e = room / stride + (room % stride != 0);
     *begin = b < n ? b : n;
     *end = e < n ? e : n;
     if (*end < *begin)
