@@ -52,7 +52,7 @@ static void test_concat_descriptor(void) {
 
 static void test_lists(void) {
     multi_src_list_t l;
-    char buf[64];
+    char buf[BENCH_ERR_LEN]; /* also the _try functions' message */
     CHECK(multi_src_split("f32:s8:u8", &l) == 0 && l.n == 3 &&
           strcmp(l.item[1], "s8") == 0);
     CHECK(multi_src_split("f32::u8", &l) != 0);
