@@ -53,7 +53,7 @@ void batch_set_tokens(const token_list_t *list) {
 
 const char *batch_token_origin(const char *tok) {
     const token_list_t *l = current_tokens;
-    for (int i = 0; tok && l && i < l->n; i++)
+    for (int i = 0; tok && l && l->origin && i < l->n; i++)
         if (l->tok[i] == tok)
             return l->origin[i];
     return NULL;
@@ -64,7 +64,8 @@ void token_list_free(token_list_t *list) {
         current_tokens = NULL;
     for (int i = 0; i < list->n; i++) {
         free(list->tok[i]);
-        free(list->origin[i]);
+        if (list->origin)
+            free(list->origin[i]);
     }
     free(list->tok);
     free(list->origin);

@@ -11,8 +11,10 @@
 
 typedef struct {
     int n, cap;
-    char **tok;    /* owned strings */
-    char **origin; /* "FILE line N" for a batch file's token, else NULL */
+    char **tok; /* owned strings */
+    /* "FILE line N" for a batch file's token, else NULL; the array itself
+     * is NULL in a list built by hand (the fuzz targets'). */
+    char **origin;
 } token_list_t;
 
 /* Expands argv[0..argc) into `out`. `driver` names the inputs/ subfolder. */
