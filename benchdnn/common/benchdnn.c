@@ -339,55 +339,46 @@ int bench_next_index(void) {
     return next_problem_index++;
 }
 
-static void check_tokens(int ntokens, char **tokens,
-                         const bench_driver_loop_t *loop) {
+/* One pass over the tokens. `check`: the pass before the first run, into
+ * the scratch state, descriptors only parsed, common options left for the
+ * run to apply. */
+static void walk_tokens(int ntokens, char **tokens,
+                        const bench_driver_loop_t *loop, int check) {
+    void *state = check ? loop->check_state : loop->state;
+    int options_since_problem = 0;
     for (int i = 0; i < ntokens; i++) {
         const char *tok = tokens[i];
         bench_current_token = tok;
-        if (parse_is_common_option(tok))
-            continue;
-        if (strcmp(tok, "--reset") == 0) {
+        if (check ? parse_is_common_option(tok) : parse_common_option(tok)) {
+            options_since_problem++;
+        } else if (strcmp(tok, "--reset") == 0) {
             if (loop->reset)
-                loop->reset(loop->check_state);
-        } else if (loop->parse_option &&
-                   loop->parse_option(loop->check_state, tok)) {
-            continue;
+                loop->reset(state);
+            options_since_problem++;
+        } else if (loop->parse_option && loop->parse_option(state, tok)) {
+            options_since_problem++;
         } else if (tok[0] == '-') {
             bench_usage_error("unknown option '%s'", tok);
+        } else if (check) {
+            loop->check_descriptor(state, tok);
+            options_since_problem = 0;
         } else {
-            loop->check_descriptor(loop->check_state, tok);
+            /* --repeats-per-prb repeats the whole problem, correctness
+             * included, to catch sporadic failures. */
+            for (int r = 0; r < bench_settings.repeats_per_prb; r++)
+                loop->run_descriptor(state, tok);
+            options_since_problem = 0;
         }
     }
     bench_current_token = NULL;
+    if (!check)
+        parse_warn_trailing_options(options_since_problem);
 }
 
 int bench_driver_loop(int ntokens, char **tokens,
                       const bench_driver_loop_t *loop) {
     if (loop->check_descriptor)
-        check_tokens(ntokens, tokens, loop);
-    int options_since_problem = 0;
-    for (int i = 0; i < ntokens; i++) {
-        const char *tok = tokens[i];
-        bench_current_token = tok;
-        if (parse_common_option(tok)) {
-            options_since_problem++;
-        } else if (strcmp(tok, "--reset") == 0) {
-            if (loop->reset)
-                loop->reset(loop->state);
-            options_since_problem++;
-        } else if (loop->parse_option && loop->parse_option(loop->state, tok)) {
-            options_since_problem++;
-        } else if (tok[0] == '-') {
-            bench_usage_error("unknown option '%s'", tok);
-        } else {
-            /* --repeats-per-prb repeats the whole problem, correctness
-             * included, to catch sporadic failures. */
-            for (int r = 0; r < bench_settings.repeats_per_prb; r++)
-                loop->run_descriptor(loop->state, tok);
-            options_since_problem = 0;
-        }
-    }
-    bench_current_token = NULL;
-    parse_warn_trailing_options(options_since_problem);
+        walk_tokens(ntokens, tokens, loop, 1);
+    walk_tokens(ntokens, tokens, loop, 0);
     return 0;
 }

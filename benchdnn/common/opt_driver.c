@@ -55,9 +55,7 @@ static void loop_check_descriptor(void *state, const char *text) {
 
 static void loop_run_descriptor(void *state, const char *text) {
     loop_state_t *s = state;
-    char err[BENCH_ERR_LEN];
-    if (s->drv->parse_desc(text, s->desc, err) != 0)
-        bench_usage_error("%s", err);
+    loop_check_descriptor(s, text);
     const int count = opt_lists_count(&s->lists);
     for (int i = 0; i < count; i++) {
         const char *values[OPT_MAX];
