@@ -211,6 +211,18 @@ static void test_counts_and_sizes(void) {
         bf16.sdt[1] = tsr_f16;
         CHECK(run_case(&bf16) > 0);
     }
+    /* 16-bit destinations of over 8 MiB: streaming stores after a head
+     * up to dst's first line boundary. */
+    static const tsr_data_type_t half_dts[] = {tsr_bf16, tsr_f16};
+    for (int h = 0; h < 2; h++) {
+        sum_case_t c = case_2d(2, 1, half_dts[h], "abcd", half_dts[h], "abcd");
+        const tsr_dim_t dims[4] = {2, 64, 128, 257};
+        memcpy(c.dims, dims, sizeof(c.dims));
+        c.sdt[1] = tsr_f32;
+        CHECK(run_case(&c) > 0);
+        c.in_place = 1;
+        CHECK(run_case(&c) > 0);
+    }
 }
 
 static void test_in_place(void) {

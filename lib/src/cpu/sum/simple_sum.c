@@ -181,6 +181,8 @@ static tsr_status_t sum_typed_dense_execute(const struct tsr_primitive_desc *pd,
     char *dst =
             dense_origin(&pd->md[TSR_MD_DST], tsr_ctx_data(ctx, TSR_ARG_DST));
     const tsr_dim_t nelems = sum_dense_nelems(pd);
+    const int stream = nelems * (tsr_dim_t)tsr_data_type_size(dst_dt) >=
+                       SUM_STREAM_MIN_BYTES;
 #pragma omp parallel num_threads(sum_threads(nelems))
     {
         tsr_dim_t begin, end;
@@ -192,7 +194,8 @@ static tsr_status_t sum_typed_dense_execute(const struct tsr_primitive_desc *pd,
                 chunk_srcs[i] = srcs[i] +
                                 (size_t)begin * tsr_data_type_size(src_dts[i]);
             kernel(dst + (size_t)begin * tsr_data_type_size(dst_dt), dst_dt,
-                   chunk_srcs, src_dts, desc->scales, desc->n, end - begin);
+                   chunk_srcs, src_dts, desc->scales, desc->n, end - begin,
+                   stream);
         }
     }
     return tsr_success;

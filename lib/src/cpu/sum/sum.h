@@ -41,13 +41,14 @@ void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
 typedef void (*sum_typed_kernel_t)(void *dst, tsr_data_type_t dst_dt,
                                    const void *const *srcs,
                                    const tsr_data_type_t *src_dts,
-                                   const float *scales, int n, tsr_dim_t len);
+                                   const float *scales, int n, tsr_dim_t len,
+                                   int stream);
 void sum_typed_avx2(void *dst, tsr_data_type_t dst_dt, const void *const *srcs,
                     const tsr_data_type_t *src_dts, const float *scales, int n,
-                    tsr_dim_t len);
+                    tsr_dim_t len, int stream);
 void sum_typed_avx512(void *dst, tsr_data_type_t dst_dt,
                       const void *const *srcs, const tsr_data_type_t *src_dts,
-                      const float *scales, int n, tsr_dim_t len);
+                      const float *scales, int n, tsr_dim_t len, int stream);
 
 /* Runs `kernel` over the dense f32 buffers of the pd, threads on
  * contiguous chunks. */

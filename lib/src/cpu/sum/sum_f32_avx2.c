@@ -83,6 +83,7 @@ void sum_f32_avx2(float *dst, const float *const *srcs, const float *scales,
 
 /* The vector API of sum_vec_body.h on 8-lane AVX2 (with F16C) vectors. */
 typedef __m256 vf;
+typedef __m128i vh;
 #define VF_LEN 8
 #define SUM_TYPED_KERNEL sum_typed_avx2
 
@@ -101,20 +102,31 @@ static inline vf vf_load(const float *p) {
 static inline void vf_store(float *p, vf v) {
     _mm256_storeu_ps(p, v);
 }
+static inline void vf_stream(float *p, vf v) {
+    _mm256_stream_ps(p, v);
+}
 static inline vf vf_load_bf16(const uint16_t *p) {
     const __m256i wide =
             _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
     return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
 }
-static inline void vf_store_bf16(uint16_t *p, vf v) {
-    _mm_storeu_si128((__m128i *)p, tsr_f32_to_bf16_8_avx2(v));
+static inline vh vf_to_bf16(vf v) {
+    return tsr_f32_to_bf16_8_avx2(v);
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
 }
-static inline void vf_store_f16(uint16_t *p, vf v) {
-    _mm_storeu_si128((__m128i *)p,
-                     _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+static inline vh vf_to_f16(vf v) {
+    return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+}
+static inline void vh_store(uint16_t *p, vh h) {
+    _mm_storeu_si128((__m128i *)p, h);
+}
+static inline void vh_stream(uint16_t *p, vh h) {
+    _mm_stream_si128((__m128i *)p, h);
+}
+static inline void vf_stream_fence(void) {
+    _mm_sfence();
 }
 
 #include "sum_vec_body.h"

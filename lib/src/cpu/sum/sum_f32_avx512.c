@@ -86,6 +86,7 @@ void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
 
 /* The vector API of sum_vec_body.h on 16-lane AVX-512 vectors. */
 typedef __m512 vf;
+typedef __m256i vh;
 #define VF_LEN 16
 #define SUM_TYPED_KERNEL sum_typed_avx512
 
@@ -104,20 +105,31 @@ static inline vf vf_load(const float *p) {
 static inline void vf_store(float *p, vf v) {
     _mm512_storeu_ps(p, v);
 }
+static inline void vf_stream(float *p, vf v) {
+    _mm512_stream_ps(p, v);
+}
 static inline vf vf_load_bf16(const uint16_t *p) {
     const __m512i wide =
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
-static inline void vf_store_bf16(uint16_t *p, vf v) {
-    _mm256_storeu_si256((__m256i *)p, tsr_f32_to_bf16_16_avx512(v));
+static inline vh vf_to_bf16(vf v) {
+    return tsr_f32_to_bf16_16_avx512(v);
 }
 static inline vf vf_load_f16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
 }
-static inline void vf_store_f16(uint16_t *p, vf v) {
-    _mm256_storeu_si256((__m256i *)p,
-                        _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+static inline vh vf_to_f16(vf v) {
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+}
+static inline void vh_store(uint16_t *p, vh h) {
+    _mm256_storeu_si256((__m256i *)p, h);
+}
+static inline void vh_stream(uint16_t *p, vh h) {
+    _mm256_stream_si256((__m256i *)p, h);
+}
+static inline void vf_stream_fence(void) {
+    _mm_sfence();
 }
 
 #include "sum_vec_body.h"
