@@ -325,14 +325,7 @@ int md_blocking_in_bounds(const tsr_memory_desc_t *md) {
     if (md->ndims < 1 || md->ndims > TSR_MAX_NDIMS ||
         md->format_kind != tsr_format_kind_blocked)
         return 0;
-    const tsr_blocking_desc_t *blk = &md->blocking;
-    if (blk->inner_nblks < 0 || blk->inner_nblks > TSR_MAX_NDIMS)
-        return 0;
-    for (int k = 0; k < blk->inner_nblks; k++)
-        if (blk->inner_idxs[k] < 0 || blk->inner_idxs[k] >= md->ndims ||
-            blk->inner_blks[k] <= 0)
-            return 0;
-    return 1;
+    return inner_blocks_are_valid(md);
 }
 
 /* md_off_v with every step checked, so that a descriptor nobody validated

@@ -31,8 +31,9 @@ static inline int md_is_zero(const tsr_memory_desc_t *md) {
 int md_is_valid(const tsr_memory_desc_t *md);
 
 /* The structure of a blocked descriptor may be walked without reading
- * out of bounds or dividing by zero: rank and inner blocks within bounds,
- * block sizes positive (a cheaper check than md_is_valid, for queries). */
+ * out of bounds, dividing by zero or overflowing: rank and inner blocks
+ * within bounds, block sizes positive and their product within
+ * TSR_MAX_ELEMS (a cheaper check than md_is_valid, for queries). */
 int md_blocking_in_bounds(const tsr_memory_desc_t *md);
 
 /* Element offset of logical point `pos` (no range checks): the hot form of
