@@ -258,13 +258,16 @@ static tsr_status_t run_one(const void *arg, int64_t b, void *gemm_scratch,
     const int nd = dst_md->ndims;
     tsr_dim_t pos[TSR_MAX_NDIMS];
     gemm_batched_tile_pos(&tc.t, 0, 0, pos);
+    /* A single row's stride is any value: the kernels get one past it. */
+    const tsr_dim_t dst_ld =
+            g->M == 1 ? g->N : dst_md->blocking.strides[nd - 2];
     if (!e->wei_zp && tc.t.rows_uniform &&
-        dst_md->blocking.strides[nd - 1] == 1 &&
+        dst_md->blocking.strides[nd - 1] == 1 && dst_ld >= g->N &&
         tsr_epilogue_common_init(e->ep, e->rt, pos, &common)) {
         dst_store.common = &common;
         dst_store.dst =
                 (char *)e->dst + md_off_v(dst_md, pos) * common.dt_bytes;
-        dst_store.ld = dst_md->blocking.strides[nd - 2];
+        dst_store.ld = dst_ld;
         args.dst_store = &dst_store;
     }
     args.scratch = gemm_scratch;
