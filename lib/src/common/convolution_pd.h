@@ -6,6 +6,7 @@
 #ifndef TSR_COMMON_CONVOLUTION_PD_H
 #define TSR_COMMON_CONVOLUTION_PD_H
 
+#include "checked_math.h"
 #include "op_md.h"
 #include "primitive.h"
 
@@ -178,6 +179,39 @@ static inline void conv_sizes_init(conv_sizes_t *s,
     s->padF = conv_padFront(pd);
     s->padT = conv_padT(pd);
     s->padL = conv_padL(pd);
+}
+
+/* Whether the byte offset of every source point a window may touch,
+ * those in the padding included, fits in int64 (src's layout resolved):
+ * the kernels form such offsets before they test a point. Only paddings
+ * near the int64 range (the op descriptor allows them) fail it. */
+static inline int conv_src_offsets_fit(const struct tsr_primitive_desc *pd) {
+    const tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC];
+    const tsr_convolution_desc_t *d = &pd->op.conv;
+    tsr_dim_t reach = 1; /* an inner block's elements */
+    for (int k = 0; k < src->blocking.inner_nblks; k++)
+        if (!tsr_mul_i64(reach, src->blocking.inner_blks[k], &reach))
+            return 0;
+    for (int i = 0; i < src->ndims; i++) {
+        /* Positions lie in [-padding_l, dims + padding_r). */
+        tsr_dim_t extent = src->dims[i], stride = src->blocking.strides[i];
+        if (i >= 2) {
+            const tsr_dim_t pad_r = d->padding_r[i - 2];
+            if (!tsr_add_i64(extent, d->padding_l[i - 2], &extent) ||
+                !tsr_add_i64(extent, pad_r > 0 ? pad_r : 0, &extent))
+                return 0;
+        }
+        tsr_dim_t term;
+        if (stride == INT64_MIN ||
+            !tsr_mul_i64(extent, stride < 0 ? -stride : stride, &term) ||
+            !tsr_add_i64(reach, term, &reach))
+            return 0;
+    }
+    tsr_dim_t bytes;
+    return tsr_add_i64(reach, src->offset0 < 0 ? -src->offset0 : src->offset0,
+                       &reach) &&
+           tsr_mul_i64(reach, (tsr_dim_t)tsr_data_type_size(src->data_type),
+                       &bytes);
 }
 
 /* Checks a convolution op descriptor the way

@@ -485,6 +485,8 @@ static tsr_status_t direct_init(struct tsr_primitive_desc *pd) {
     st = resolve_layouts(pd, &s);
     if (st != tsr_success)
         return st;
+    if (!conv_src_offsets_fit(pd))
+        return tsr_unimplemented;
     const tsr_dim_t nchunks = tsr_div_up(s.ICg, DIRECT_VLEN);
     const tsr_dim_t nvec = tsr_div_up(s.OCg, DIRECT_VLEN);
     /* The conf and its offset tables in one allocation. */

@@ -332,7 +332,8 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     if (resolve_any(src, TSR_MD_SRC, any_cblk) != tsr_success ||
         resolve_any(dst, TSR_MD_DST, any_cblk) != tsr_success ||
         resolve_any(wei, TSR_MD_WEIGHTS, any_cblk) != tsr_success ||
-        (with_bias && resolve_any(bia, TSR_MD_BIAS, any_cblk) != tsr_success))
+        (with_bias && resolve_any(bia, TSR_MD_BIAS, any_cblk) != tsr_success) ||
+        !conv_src_offsets_fit(pd))
         return tsr_unimplemented;
     int src_blocked, dst_blocked;
     if (!data_layout_ok(src, &cf->src_cblk, &src_blocked) ||

@@ -181,7 +181,7 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
         gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success)
         return tsr_unimplemented;
     if (!gemm_conv_md_is_plain(src, tsr_f32) ||
-        !gemm_conv_md_is_plain(dst, tsr_f32))
+        !gemm_conv_md_is_plain(dst, tsr_f32) || !conv_src_offsets_fit(pd))
         return tsr_unimplemented;
     if (!gemm_conv_data_init(cf, src, dst))
         return tsr_unimplemented;

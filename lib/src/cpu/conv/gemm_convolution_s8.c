@@ -132,8 +132,8 @@ static void plan_work(s8_conf_t *sc) {
             cf->src_window ? TSR_MAX(cf->K, sc->window_taps.ntaps *
                                                     sc->window_taps.k_tap)
                            : cf->K;
-    const size_t gemm_scratch = tsr_gemm_s8_scratch_size(
-            gemm_rows, cf->sh.OCg, gemm_k, 1, gemm_nthr);
+    const size_t gemm_scratch = tsr_gemm_s8_scratch_size(gemm_rows, cf->sh.OCg,
+                                                         gemm_k, 1, gemm_nthr);
     const size_t dst_rows_bytes =
             cf->point_order || cf->src_window
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int64_t) * gemm_rows,
@@ -211,6 +211,7 @@ static tsr_status_t conf_init(s8_conf_t *sc, struct tsr_primitive_desc *pd) {
         gemm_conv_resolve_any(src, 0, 0, 0) != tsr_success ||
         !gemm_conv_md_is_plain(src, src->data_type) ||
         !gemm_conv_md_is_plain(dst, dst->data_type) ||
+        !conv_src_offsets_fit(pd) ||
         !gemm_conv_weights_init(cf, wei, with_groups, tsr_s8,
                                 tsr_gemm_s8_prepacked_nr(), 4))
         return tsr_unimplemented;
