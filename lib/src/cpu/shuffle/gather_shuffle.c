@@ -9,9 +9,6 @@
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h> /* baseline of every x86-64 CPU */
-#endif
 
 #include "common/dense_layout.h"
 #include "common/memory_desc.h"
@@ -21,8 +18,6 @@
 /* Bytes of output written per work item: the input it reads (as much)
  * stays in L2. */
 enum { TILE_BYTES = 1 << 16 };
-/* Outputs this large do not stay in the last-level cache. */
-#define GATHER_STREAM_MIN_BYTES ((size_t)32 << 20)
 
 /* The shape, or 0 when the layouts do not fit or rows of a cache line or
  * more make simple:rows the better choice. */
@@ -52,8 +47,7 @@ static tsr_status_t gather_shuffle_init(struct tsr_primitive_desc *pd) {
  * per element size so that each move is one load and store. */
 static inline __attribute__((always_inline)) void
 gather_tile(const char *in, char *out, size_t esize, const shuffle_shape_t *sh,
-            const int64_t *src, tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1,
-            int stream) {
+            const int64_t *src, tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1) {
     const tsr_dim_t blk = sh->blk, row = sh->points * blk;
     const size_t outer_bytes = (size_t)(sh->blocks * row) * esize;
     const char *in_o = in + (size_t)o * outer_bytes;
@@ -65,19 +59,9 @@ gather_tile(const char *in, char *out, size_t esize, const shuffle_shape_t *sh,
              * this loop. */
             typedef uint32_t v4u __attribute__((vector_size(16)));
             const uint32_t *from = (const uint32_t *)in_o;
-#if defined(__SSE2__)
-            /* Past the caches: no read of each output line first. */
-            if (stream && (uintptr_t)out_o % 16 == 0)
-                for (; b + 4 <= sh->blocks; b += 4)
-                    _mm_stream_si128((__m128i *)(out_o + (size_t)b * 4),
-                                     _mm_setr_epi32((int)from[src[b]],
-                                                    (int)from[src[b + 1]],
-                                                    (int)from[src[b + 2]],
-                                                    (int)from[src[b + 3]]));
-#endif
             for (; b + 4 <= sh->blocks; b += 4) {
-                const v4u v = {from[src[b]], from[src[b + 1]], from[src[b + 2]],
-                               from[src[b + 3]]};
+                const v4u v = {from[src[b]], from[src[b + 1]],
+                               from[src[b + 2]], from[src[b + 3]]};
                 memcpy(out_o + (size_t)b * 4, &v, sizeof(v));
             }
         }
@@ -99,20 +83,19 @@ gather_tile(const char *in, char *out, size_t esize, const shuffle_shape_t *sh,
 
 static void gather_tile_any(const char *in, char *out, size_t esize,
                             const shuffle_shape_t *sh, const int64_t *src,
-                            tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1,
-                            int stream) {
+                            tsr_dim_t o, tsr_dim_t s0, tsr_dim_t s1) {
     switch (esize) {
     case 1:
-        gather_tile(in, out, 1, sh, src, o, s0, s1, stream);
+        gather_tile(in, out, 1, sh, src, o, s0, s1);
         break;
     case 2:
-        gather_tile(in, out, 2, sh, src, o, s0, s1, stream);
+        gather_tile(in, out, 2, sh, src, o, s0, s1);
         break;
     case 4:
-        gather_tile(in, out, 4, sh, src, o, s0, s1, stream);
+        gather_tile(in, out, 4, sh, src, o, s0, s1);
         break;
     default:
-        gather_tile(in, out, esize, sh, src, o, s0, s1, stream);
+        gather_tile(in, out, esize, sh, src, o, s0, s1);
         break;
     }
 }
@@ -150,23 +133,14 @@ static tsr_status_t gather_shuffle_execute(const struct tsr_primitive_desc *pd,
     const int nthr = sh.outer * sh.points * padded < SHUFFLE_PARALLEL_MIN
                              ? 1
                              : omp_get_max_threads();
-    const int stream = (size_t)(sh.outer * sh.points) * point_bytes >=
-                       GATHER_STREAM_MIN_BYTES;
-#pragma omp parallel num_threads(nthr)
-    {
-#pragma omp for schedule(static) nowait
-        for (tsr_dim_t item = 0; item < items; item++) {
-            const tsr_dim_t o0 = item / tiles * outer_per_item;
-            const tsr_dim_t s0 = item % tiles * tile;
-            const tsr_dim_t s1 = TSR_MIN(sh.points, s0 + tile);
-            const tsr_dim_t o1 = TSR_MIN(sh.outer, o0 + outer_per_item);
-            for (tsr_dim_t o = o0; o < o1; o++)
-                gather_tile_any(in, out, sh.esize, &sh, src, o, s0, s1, stream);
-        }
-#if defined(__SSE2__)
-        if (stream)
-            _mm_sfence();
-#endif
+#pragma omp parallel for num_threads(nthr) schedule(static)
+    for (tsr_dim_t item = 0; item < items; item++) {
+        const tsr_dim_t o0 = item / tiles * outer_per_item;
+        const tsr_dim_t s0 = item % tiles * tile;
+        const tsr_dim_t s1 = TSR_MIN(sh.points, s0 + tile);
+        const tsr_dim_t o1 = TSR_MIN(sh.outer, o0 + outer_per_item);
+        for (tsr_dim_t o = o0; o < o1; o++)
+            gather_tile_any(in, out, sh.esize, &sh, src, o, s0, s1);
     }
     md_zero_pad(out_md, tsr_ctx_data(ctx, conf.out_arg));
     return tsr_success;
