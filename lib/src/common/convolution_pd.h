@@ -9,6 +9,7 @@
 #include "checked_math.h"
 #include "op_md.h"
 #include "primitive.h"
+#include "utils.h"
 
 static inline const tsr_convolution_desc_t *
 conv_desc(const struct tsr_primitive_desc *pd) {
@@ -182,8 +183,9 @@ static inline void conv_sizes_init(conv_sizes_t *s,
 }
 
 /* Whether the byte offset of every source point a window may touch,
- * those in the padding included, fits in int64 (src's layout resolved):
- * the kernels form such offsets before they test a point. Only paddings
+ * those in the padding included, and the byte steps of the stride and the
+ * dilation fit in int64 (src's layout resolved): the kernels form such
+ * offsets and steps before they test a point. Only paddings and strides
  * near the int64 range (the op descriptor allows them) fail it. */
 static inline int conv_src_offsets_fit(const struct tsr_primitive_desc *pd) {
     const tsr_memory_desc_t *src = &pd->md[TSR_MD_SRC];
@@ -197,9 +199,12 @@ static inline int conv_src_offsets_fit(const struct tsr_primitive_desc *pd) {
         tsr_dim_t extent = src->dims[i], stride = src->blocking.strides[i];
         if (i >= 2) {
             const tsr_dim_t pad_r = d->padding_r[i - 2];
+            const tsr_dim_t dil = d->dilates[i - 2];
             if (!tsr_add_i64(extent, d->padding_l[i - 2], &extent) ||
-                !tsr_add_i64(extent, pad_r > 0 ? pad_r : 0, &extent))
+                !tsr_add_i64(extent, pad_r > 0 ? pad_r : 0, &extent) ||
+                dil == INT64_MAX)
                 return 0;
+            extent = TSR_MAX(extent, TSR_MAX(d->strides[i - 2], dil + 1));
         }
         tsr_dim_t term;
         if (stride == INT64_MIN ||
