@@ -169,10 +169,13 @@ static tsr_status_t transpose_init(struct tsr_primitive_desc *pd) {
     st = plan_create(pd, &plan);
     if (st != tsr_success)
         return st;
-    /* 4-byte moves to or from a block of at most 16 (nchw <-> nChw16c):
-     * simple:tiled, which streams the block's rows, runs them faster. */
+    /* 4-byte moves between plain layouts with at most 16 of one dim
+     * (nchw <-> nhwc of a 3-channel image): simple:tiled runs them
+     * faster. To or from blocks (nChw16c, OIhw16i16o) this kernel does. */
     if (conf.move_only && tsr_data_type_size(conf.src_dt) == 4 &&
-        (plan.rows <= 16 || plan.cols <= 16))
+        (plan.rows <= 16 || plan.cols <= 16) &&
+        pd->md[TSR_MD_SRC].blocking.inner_nblks == 0 &&
+        pd->md[TSR_MD_DST].blocking.inner_nblks == 0)
         return tsr_unimplemented;
     transpose_plan_t *p = malloc(sizeof(*p));
     if (!p)

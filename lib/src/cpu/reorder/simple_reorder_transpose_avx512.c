@@ -112,6 +112,38 @@ static void chunk_to_stage_any(const transpose_plan_t *p,
         chunk_to_stage(p, op, s, d, src, nr, nc, stage);
 }
 
+/* A bit-exact move of 4-byte elements in chunks of 16 rows into a
+ * destination whose columns are consecutive lines (nchw -> nChw16c): each
+ * transposed register is one destination line, stored from there. */
+static int lines_direct(const transpose_plan_t *p, const transpose_op_t *op) {
+    return op->move_only && tsr_data_type_size(op->src_dt) == 4 &&
+           p->chunk_rows == 16 && p->dst_col_stride == 16;
+}
+
+static void chunk_to_lines(const transpose_plan_t *p, const transpose_op_t *op,
+                           const char *src, tsr_dim_t nc, char *dst) {
+    const int stream = op->stream && (uintptr_t)dst % LINE == 0;
+    for (tsr_dim_t ct = 0; ct < nc; ct += 16) {
+        const tsr_dim_t mc = TSR_MIN(16, nc - ct);
+        const __mmask16 m = (__mmask16)((1u << mc) - 1);
+        __m512 v[16];
+        for (int i = 0; i < 16; i++) {
+            const float *row = (const float *)src + i * p->src_row_stride + ct;
+            if (p->cols > p->chunk_cols)
+                _mm_prefetch((const char *)(row + p->chunk_cols), _MM_HINT_T0);
+            v[i] = _mm512_maskz_loadu_ps(m, row);
+        }
+        transpose_16x16(v);
+        float *to = (float *)dst + ct * 16;
+        for (int k = 0; k < mc; k++) {
+            if (stream)
+                _mm512_stream_ps(to + k * 16, v[k]);
+            else
+                _mm512_storeu_ps(to + k * 16, v[k]);
+        }
+    }
+}
+
 void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
                             const char *src, char *dst, tsr_dim_t begin,
                             tsr_dim_t end) {
@@ -119,6 +151,7 @@ void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
     const tsr_dim_t des = (tsr_dim_t)tsr_data_type_size(op->dst_dt);
     _Alignas(64) unsigned char stage[TRANSPOSE_STAGE_BYTES];
     const tsr_dim_t stage_line = p->chunk_rows * des;
+    const int direct = lines_direct(p, op);
     /* The item's coordinates are stepped, not divided out, per item. */
     tsr_dim_t cc = begin % p->col_chunks;
     tsr_dim_t rc = begin / p->col_chunks % p->row_chunks;
@@ -139,9 +172,12 @@ void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
         const tsr_dim_t nc = TSR_MIN(p->chunk_cols, p->cols - c0);
         src_off += r0 * p->src_row_stride + c0;
         dst_off += r0 + c0 * p->dst_col_stride;
-        chunk_to_stage_any(p, op, src + src_off * ses, nr, nc, stage);
-
         char *d = dst + dst_off * des;
+        if (direct && nr == 16) {
+            chunk_to_lines(p, op, src + src_off * ses, nc, d);
+            goto next_item;
+        }
+        chunk_to_stage_any(p, op, src + src_off * ses, nr, nc, stage);
         const tsr_dim_t bytes = nr * des;
         const __mmask64 tail = ((__mmask64)1 << (bytes % LINE)) - 1;
         for (tsr_dim_t k = 0; k < nc; k++) {
@@ -160,6 +196,7 @@ void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
                 _mm512_mask_storeu_epi8(to + b, tail,
                                         _mm512_load_si512(from + b));
         }
+    next_item:
         if (++cc < p->col_chunks)
             continue;
         cc = 0;
