@@ -144,13 +144,38 @@ static void chunk_to_lines(const transpose_plan_t *p, const transpose_op_t *op,
     }
 }
 
+/* The staged chunk's nc columns of nr elements written to dst, a column
+ * at a stride of dst_col_stride elements. */
+static void stage_to_dst(const transpose_plan_t *p, const transpose_op_t *op,
+                         const unsigned char *stage, tsr_dim_t nr, tsr_dim_t nc,
+                         char *d) {
+    const tsr_dim_t des = (tsr_dim_t)tsr_data_type_size(op->dst_dt);
+    const tsr_dim_t stage_line = p->chunk_rows * des;
+    const tsr_dim_t bytes = nr * des;
+    const __mmask64 tail = ((__mmask64)1 << (bytes % LINE)) - 1;
+    for (tsr_dim_t k = 0; k < nc; k++) {
+        char *to = d + k * p->dst_col_stride * des;
+        const unsigned char *from = stage + k * stage_line;
+        const int stream = op->stream && (uintptr_t)to % LINE == 0;
+        tsr_dim_t b = 0;
+        for (; b + LINE <= bytes; b += LINE) {
+            const __m512i x = _mm512_load_si512(from + b);
+            if (stream)
+                _mm512_stream_si512((void *)(to + b), x);
+            else
+                _mm512_storeu_si512(to + b, x);
+        }
+        if (b < bytes)
+            _mm512_mask_storeu_epi8(to + b, tail, _mm512_load_si512(from + b));
+    }
+}
+
 void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
                             const char *src, char *dst, tsr_dim_t begin,
                             tsr_dim_t end) {
     const tsr_dim_t ses = (tsr_dim_t)tsr_data_type_size(op->src_dt);
     const tsr_dim_t des = (tsr_dim_t)tsr_data_type_size(op->dst_dt);
     _Alignas(64) unsigned char stage[TRANSPOSE_STAGE_BYTES];
-    const tsr_dim_t stage_line = p->chunk_rows * des;
     const int direct = lines_direct(p, op);
     /* The item's coordinates are stepped, not divided out, per item. */
     tsr_dim_t cc = begin % p->col_chunks;
@@ -175,28 +200,10 @@ void transpose_items_avx512(const transpose_plan_t *p, const transpose_op_t *op,
         char *d = dst + dst_off * des;
         if (direct && nr == 16) {
             chunk_to_lines(p, op, src + src_off * ses, nc, d);
-            goto next_item;
+        } else {
+            chunk_to_stage_any(p, op, src + src_off * ses, nr, nc, stage);
+            stage_to_dst(p, op, stage, nr, nc, d);
         }
-        chunk_to_stage_any(p, op, src + src_off * ses, nr, nc, stage);
-        const tsr_dim_t bytes = nr * des;
-        const __mmask64 tail = ((__mmask64)1 << (bytes % LINE)) - 1;
-        for (tsr_dim_t k = 0; k < nc; k++) {
-            char *to = d + k * p->dst_col_stride * des;
-            const unsigned char *from = stage + k * stage_line;
-            const int stream = op->stream && (uintptr_t)to % LINE == 0;
-            tsr_dim_t b = 0;
-            for (; b + LINE <= bytes; b += LINE) {
-                const __m512i x = _mm512_load_si512(from + b);
-                if (stream)
-                    _mm512_stream_si512((void *)(to + b), x);
-                else
-                    _mm512_storeu_si512(to + b, x);
-            }
-            if (b < bytes)
-                _mm512_mask_storeu_epi8(to + b, tail,
-                                        _mm512_load_si512(from + b));
-        }
-    next_item:
         if (++cc < p->col_chunks)
             continue;
         cc = 0;
