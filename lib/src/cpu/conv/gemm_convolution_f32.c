@@ -83,33 +83,41 @@ static void plan_work(gemm_conv_conf_t *cf) {
     }
 }
 
-/* The scratchpad of the items planned. */
-static void size_work(gemm_conv_conf_t *cf) {
+/* The scratchpad of the items planned; 0 when its size overflows. */
+static int size_work(gemm_conv_conf_t *cf) {
     /* By taps, col holds only the zero row the padding reads; by kernel
-     * rows, the item's window of the source. */
-    cf->col_floats = cf->direct ? 0
-                     : cf->row_taps
-                             ? gemm_conv_row_window_floats(cf, cf->chunk_sp)
-                     : cf->taps_ok ? (size_t)tsr_rnd_up(cf->sh.ICg, 16)
-                                   : (size_t)(cf->chunk_sp * cf->K);
-    cf->cbuf_floats = tsr_epilogue_reads_dst(&cf->ep)
-                              ? (size_t)(cf->chunk_sp * cf->sh.OCg)
-                              : 0;
+     * rows, the item's window of the source (its size checked by
+     * gemm_conv_row_taps_ok). */
+    int64_t col = 0, cbuf = 0;
+    if (cf->row_taps)
+        col = (int64_t)gemm_conv_row_window_floats(cf, cf->chunk_sp);
+    else if (cf->taps_ok)
+        col = tsr_rnd_up(cf->sh.ICg, 16);
+    else if (!cf->direct && !tsr_mul_i64(cf->chunk_sp, cf->K, &col))
+        return 0;
+    if (tsr_epilogue_reads_dst(&cf->ep) &&
+        !tsr_mul_i64(cf->chunk_sp, cf->sh.OCg, &cbuf))
+        return 0;
+    /* With the padding order (see conf_init), the dst offset of each GEMM
+     * row. */
+    int64_t dst_rows_bytes = 0, col_bytes;
+    if (cf->taps_ok && !cf->row_taps &&
+        !tsr_mul_i64(cf->chunk_sp, (int64_t)sizeof(int64_t), &dst_rows_bytes))
+        return 0;
+    if (!tsr_add_i64(col, cbuf, &col_bytes) ||
+        !tsr_mul_i64(col_bytes, (int64_t)sizeof(float), &col_bytes) ||
+        col_bytes > TSR_MAX_ELEMS || dst_rows_bytes > TSR_MAX_ELEMS)
+        return 0;
+    cf->col_floats = (size_t)col;
+    cf->cbuf_floats = (size_t)cbuf;
     const int64_t M = cf->dst_cl ? cf->chunk_sp : cf->sh.OCg;
     const int64_t N = cf->dst_cl ? cf->sh.OCg : cf->chunk_sp;
     const int gemm_nthr = cf->per_thread_items ? 1 : cf->nthr;
     cf->gemm_bytes =
             tsr_rnd_up(tsr_gemm_f32_scratch_size(M, N, cf->K, gemm_nthr), 64);
-    /* With the padding order (see conf_init), the dst offset of each GEMM
-     * row. */
-    const size_t dst_rows_bytes =
-            cf->taps_ok && !cf->row_taps
-                    ? (size_t)tsr_rnd_up(
-                              (int64_t)sizeof(int64_t) * cf->chunk_sp, 64)
-                    : 0;
-    cf->thread_bytes =
-            tsr_rnd_up((cf->col_floats + cf->cbuf_floats) * sizeof(float), 64) +
-            dst_rows_bytes + cf->gemm_bytes;
+    cf->thread_bytes = tsr_rnd_up(col_bytes, 64) +
+                       tsr_rnd_up(dst_rows_bytes, 64) + cf->gemm_bytes;
+    return 1;
 }
 
 /* Rows up to which the padding order may span several images. */
@@ -249,16 +257,18 @@ static tsr_status_t conf_init(gemm_conv_conf_t *cf,
             cf->chunk_sp = cf->order_rows;
         cf->taps_cut = taps_cut_pays(cf);
     }
-    size_work(cf);
-    return tsr_success;
+    return size_work(cf) ? tsr_success : tsr_unimplemented;
 }
 
 static tsr_status_t gemm_conv_init(struct tsr_primitive_desc *pd) {
     gemm_conv_conf_t *cf = malloc(sizeof(*cf));
     if (!cf)
         return tsr_out_of_memory;
+    /* conf_init clears cf first, so conf_fini frees what a failure
+     * leaves. */
     const tsr_status_t st = conf_init(cf, pd, 0);
     if (st != tsr_success) {
+        conf_fini(cf);
         free(cf);
         return st;
     }

@@ -112,8 +112,11 @@ static void plan_work(s8_conf_t *sc) {
                          small_cuts ? SMALL_WEI_MIN_SPLIT_SP
                          : own_col  ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
                                     : GEMM_CONV_MIN_SPLIT_SP);
-    sc->col_bytes =
-            cf->direct ? 0 : (size_t)tsr_rnd_up(cf->chunk_sp * cf->col_ld, 64);
+    int64_t col_bytes = 0;
+    const int col_fits =
+            cf->direct || (tsr_mul_i64(cf->chunk_sp, cf->col_ld, &col_bytes) &&
+                           col_bytes <= TSR_MAX_ELEMS);
+    sc->col_bytes = (size_t)tsr_rnd_up(col_bytes, 64);
     /* A window's GEMM rows include its padded points; an execution that
      * cannot use the window runs im2col on chunk_sp rows. */
     const tsr_dim_t gemm_rows =
@@ -143,7 +146,8 @@ static void plan_work(s8_conf_t *sc) {
     cf->gemm_bytes = gemm_scratch > SIZE_MAX - 64
                              ? SIZE_MAX
                              : (gemm_scratch + 63) / 64 * 64;
-    if (!tsr_add_size(sc->col_bytes, cf->gemm_bytes, &cf->thread_bytes) ||
+    if (!col_fits || gemm_rows > TSR_MAX_ELEMS ||
+        !tsr_add_size(sc->col_bytes, cf->gemm_bytes, &cf->thread_bytes) ||
         !tsr_add_size(cf->thread_bytes, dst_rows_bytes, &cf->thread_bytes))
         cf->thread_bytes = SIZE_MAX;
     sc->shared_bytes =
