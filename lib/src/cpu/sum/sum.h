@@ -2,6 +2,8 @@
 #ifndef TSR_CPU_SUM_SUM_H
 #define TSR_CPU_SUM_SUM_H
 
+#include <stdint.h>
+
 #include "common/primitive.h"
 
 extern const tsr_impl_t tsr_ref_sum_impl;
@@ -49,6 +51,16 @@ void sum_typed_avx2(void *dst, tsr_data_type_t dst_dt, const void *const *srcs,
 void sum_typed_avx512(void *dst, tsr_data_type_t dst_dt,
                       const void *const *srcs, const tsr_data_type_t *src_dts,
                       const float *scales, int n, tsr_dim_t len, int stream);
+
+/* The elements of elem_size bytes before dst's first `align`-byte
+ * boundary, at most len: streaming stores, which need that alignment,
+ * start there. */
+static inline tsr_dim_t sum_stream_head(const void *dst, size_t elem_size,
+                                        size_t align, tsr_dim_t len) {
+    const tsr_dim_t head =
+            (tsr_dim_t)((align - (uintptr_t)dst % align) % align / elem_size);
+    return head < len ? head : len;
+}
 
 /* Runs `kernel` over the dense f32 buffers of the pd, threads on
  * contiguous chunks. */

@@ -35,9 +35,7 @@ void sum_f32_avx2(float *dst, const float *const *srcs, const float *scales,
     tsr_dim_t j = 0;
     /* Streaming stores need 32-byte aligned dst: the head goes first. */
     if (stream && (uintptr_t)dst % sizeof(float) == 0) {
-        const tsr_dim_t head =
-                (tsr_dim_t)((32 - (uintptr_t)dst % 32) % 32 / sizeof(float));
-        j = head < len ? head : len;
+        j = sum_stream_head(dst, sizeof(float), 32, len);
         sum_masked(dst, srcs, scales, n, 0, j);
     } else {
         stream = 0;

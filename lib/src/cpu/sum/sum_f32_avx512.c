@@ -38,9 +38,7 @@ void sum_f32_avx512(float *dst, const float *const *srcs, const float *scales,
     tsr_dim_t j = 0;
     /* Streaming stores need 64-byte aligned dst: the head goes first. */
     if (stream && (uintptr_t)dst % sizeof(float) == 0) {
-        const tsr_dim_t head =
-                (tsr_dim_t)((64 - (uintptr_t)dst % 64) % 64 / sizeof(float));
-        j = head < len ? head : len;
+        j = sum_stream_head(dst, sizeof(float), 64, len);
         sum_masked(dst, srcs, scales, n, 0, j);
     } else {
         stream = 0;

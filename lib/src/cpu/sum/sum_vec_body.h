@@ -127,9 +127,7 @@ void SUM_TYPED_KERNEL(void *dst, tsr_data_type_t dst_dt,
     /* Non-temporal stores write whole aligned lines: the elements before
      * dst's first line boundary go first. */
     if (stream && (uintptr_t)dst % dst_size == 0) {
-        const tsr_dim_t head =
-                (tsr_dim_t)((64 - (uintptr_t)dst % 64) % 64 / dst_size);
-        j = head < len ? head : len;
+        j = sum_stream_head(dst, dst_size, 64, len);
         sum_through_buffers(dst, dst_dt, srcs, src_dts, scales, n, 0, j);
         j = sum_steps(dst, dst_dt, srcs, src_dts, scales, n, j, len, 1);
         vf_stream_fence();
