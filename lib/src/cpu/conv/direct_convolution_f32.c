@@ -465,7 +465,11 @@ static tsr_status_t conf_init(direct_conv_conf_t *cf,
     plan_passes(cf);
     plan_store(cf);
     cf->nthr = omp_get_max_threads();
-    cf->row_floats = tsr_rnd_up(DIRECT_MAX_NV * s->OW * DIRECT_VLEN, 16);
+    int64_t row_floats;
+    if (!tsr_mul_i64(DIRECT_MAX_NV * DIRECT_VLEN, s->OW, &row_floats) ||
+        row_floats > TSR_MAX_ELEMS)
+        return tsr_unimplemented;
+    cf->row_floats = tsr_rnd_up(row_floats, 16);
     /* Rows per work item: their accumulators stay in L2 while a chunk
      * group's weights stay in L1; fewer when that leaves threads idle. */
     cf->rows = TSR_MAX(1, TSR_MIN(s->OH, ROW_BLOCK_PIXELS / s->OW));
@@ -513,12 +517,17 @@ static tsr_status_t direct_init(struct tsr_primitive_desc *pd) {
         free(cf);
         return st;
     }
+    size_t thread_floats = 0;
+    pd->scratchpad_size = 0;
+    if (!cf->store_in_kernel &&
+        (!tsr_mul_size((size_t)cf->rows, (size_t)cf->row_floats,
+                       &thread_floats) ||
+         !tsr_mul_size(thread_floats, sizeof(float) * (size_t)cf->nthr,
+                       &pd->scratchpad_size))) {
+        free(cf);
+        return tsr_unimplemented;
+    }
     pd->impl_data = cf;
-    pd->scratchpad_size = cf->store_in_kernel
-                                  ? 0
-                                  : (size_t)cf->nthr * (size_t)cf->rows *
-                                            (size_t)cf->row_floats *
-                                            sizeof(float);
     return tsr_success;
 }
 

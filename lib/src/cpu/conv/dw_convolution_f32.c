@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked_math.h"
 #include "common/convolution_pd.h"
 #include "common/isa.h"
 #include "common/memory_desc.h"
@@ -233,10 +234,11 @@ static tsr_dim_t chunk_for(const dw_conv_conf_t *cf, tsr_dim_t chunk) {
     return TSR_MIN(chunk, tsr_rnd_up(cf->C, DW_VLEN));
 }
 
-static size_t cache_floats(const dw_conv_conf_t *cf);
+static int cache_floats(const dw_conv_conf_t *cf, size_t *floats);
 
-/* Tile width, channel chunk, threads and scratchpad. */
-static void plan_work(dw_conv_conf_t *cf) {
+/* Tile width, channel chunk, threads and scratchpad; 0 when a size
+ * overflows. */
+static int plan_work(dw_conv_conf_t *cf) {
     const conv_sizes_t *sh = &cf->sh;
     cf->nthr = omp_get_max_threads();
     cf->tile_ow = TSR_MIN(sh->OW, MAX_TILE_OW);
@@ -254,19 +256,25 @@ static void plan_work(dw_conv_conf_t *cf) {
     } else {
         tsr_dim_t chunk = (TILE_FLOATS / cf->tile_ow) / 16 * 16;
         if (cf->rows_inner) {
-            const tsr_dim_t row_bytes =
-                    sh->KD * sh->KH * sh->IW * (tsr_dim_t)sizeof(float);
+            int64_t row_bytes;
+            if (!tsr_mul_i64(sh->KD * sh->KH * (tsr_dim_t)sizeof(float), sh->IW,
+                             &row_bytes))
+                return 0;
             chunk = TSR_MIN(chunk, ROWS_CACHE_BYTES / row_bytes / 16 * 16);
         }
         cf->chunk_c = chunk_for(cf, TSR_MAX(16, chunk));
     }
     /* The f32 accumulators go to a tile unless dst is f32 and no sum
      * needs its old values. */
-    cf->tile_floats =
-            tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32
-                    ? (size_t)(cf->tile_ow * tsr_rnd_up(cf->chunk_c, DW_VLEN))
-                    : 0;
-    cf->rows_floats = cf->src_dt == tsr_f32 ? 0 : cache_floats(cf);
+    int64_t tile_floats = 0;
+    if ((tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32) &&
+        (!tsr_mul_i64(cf->tile_ow, tsr_rnd_up(cf->chunk_c, DW_VLEN),
+                      &tile_floats) ||
+         tile_floats > TSR_MAX_ELEMS))
+        return 0;
+    cf->tile_floats = (size_t)tile_floats;
+    cf->rows_floats = 0;
+    return cf->src_dt == tsr_f32 || cache_floats(cf, &cf->rows_floats);
 }
 
 static int is_int8(tsr_data_type_t dt) {
@@ -381,8 +389,7 @@ static tsr_status_t conf_init(dw_conv_conf_t *cf, struct tsr_primitive_desc *pd,
     /* Bands need the sums in dst with nothing left to apply (a pass per
      * row would read the band back from L2). */
     cf->row_bands = cf->rows_inner && (cf->ep_identity || cf->ep_in_kernel);
-    plan_work(cf);
-    return tsr_success;
+    return plan_work(cf) ? tsr_success : tsr_unimplemented;
 }
 
 static size_t wei_bytes(const dw_conv_conf_t *cf) {
@@ -406,9 +413,14 @@ static tsr_status_t dw_init(struct tsr_primitive_desc *pd, int int8) {
         free(cf);
         return st;
     }
+    size_t per_thread;
+    if (!tsr_add_size(tile_bytes(cf), rows_bytes(cf), &per_thread) ||
+        !tsr_mul_size(per_thread, (size_t)cf->nthr, &per_thread) ||
+        !tsr_add_size(wei_bytes(cf), per_thread, &pd->scratchpad_size)) {
+        free(cf);
+        return tsr_unimplemented;
+    }
     pd->impl_data = cf;
-    pd->scratchpad_size = wei_bytes(cf) +
-                          (tile_bytes(cf) + rows_bytes(cf)) * (size_t)cf->nthr;
     return tsr_success;
 }
 
@@ -463,10 +475,16 @@ static tsr_dim_t cache_channels(const dw_conv_conf_t *cf, tsr_dim_t nc) {
     return tsr_rnd_up(nc, cf->cache_blk16 ? 2 * DW_VLEN : DW_VLEN);
 }
 
-static size_t cache_floats(const dw_conv_conf_t *cf) {
+static int cache_floats(const dw_conv_conf_t *cf, size_t *floats) {
     const tsr_dim_t ncp = cache_channels(cf, cf->chunk_c);
-    return (size_t)(tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16 + ncp +
-                    cache_slots(cf) * cf->sh.IW * ncp);
+    int64_t rows_floats;
+    if (!tsr_mul_i64(cache_slots(cf), ncp, &rows_floats) ||
+        !tsr_mul_i64(rows_floats, cf->sh.IW, &rows_floats) ||
+        rows_floats > TSR_MAX_ELEMS)
+        return 0;
+    *floats = (size_t)(tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16 +
+                       ncp + rows_floats);
+    return 1;
 }
 
 static void cache_reset(row_cache_t *rc) {
