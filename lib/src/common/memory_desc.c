@@ -11,15 +11,6 @@
 #include "memory_desc.h"
 #include "utils.h"
 
-/* a * b when both are non-negative and the product stays within
- * TSR_MAX_ELEMS, else -1. */
-static tsr_dim_t checked_mul(tsr_dim_t a, tsr_dim_t b) {
-    tsr_dim_t r;
-    if (a < 0 || b < 0 || !tsr_mul_i64(a, b, &r) || r > TSR_MAX_ELEMS)
-        return -1;
-    return r;
-}
-
 /* Rank within bounds, each dim positive and the product of all of them
  * within TSR_MAX_ELEMS. */
 static int dims_are_valid(int ndims, const tsr_dim_t *dims) {
@@ -27,7 +18,7 @@ static int dims_are_valid(int ndims, const tsr_dim_t *dims) {
         return 0;
     tsr_dim_t n = 1;
     for (int d = 0; d < ndims; d++)
-        if (dims[d] <= 0 || (n = checked_mul(n, dims[d])) < 0)
+        if (dims[d] <= 0 || (n = md_mul_elems(n, dims[d])) < 0)
             return 0;
     return 1;
 }
@@ -60,7 +51,7 @@ static int inner_blocks_are_valid(const tsr_memory_desc_t *md) {
     for (int k = 0; k < blk->inner_nblks; k++)
         if (blk->inner_idxs[k] < 0 || blk->inner_idxs[k] >= md->ndims ||
             blk->inner_blks[k] <= 0 ||
-            (size = checked_mul(size, blk->inner_blks[k])) < 0)
+            (size = md_mul_elems(size, blk->inner_blks[k])) < 0)
             return 0;
     return 1;
 }
@@ -73,7 +64,7 @@ static int padded_dims_are_valid(const tsr_memory_desc_t *md,
     for (int d = 0; d < md->ndims; d++) {
         const tsr_dim_t pd = md->padded_dims[d];
         if (pd < md->dims[d] || pd % blocks[d] != 0 ||
-            md->padded_offsets[d] != 0 || (n = checked_mul(n, pd)) < 0)
+            md->padded_offsets[d] != 0 || (n = md_mul_elems(n, pd)) < 0)
             return 0;
     }
     return 1;
@@ -106,7 +97,7 @@ static int strides_are_valid(const tsr_memory_desc_t *md,
         const int d = order[i];
         if (strides[d] < extent)
             return 0;
-        extent = checked_mul(strides[d], md->padded_dims[d] / blocks[d]);
+        extent = md_mul_elems(strides[d], md->padded_dims[d] / blocks[d]);
         if (extent < 0)
             return 0;
     }
@@ -166,7 +157,7 @@ tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
             return tsr_invalid_arguments;
         built.blocking.inner_blks[k] = inner_blks[k];
         built.blocking.inner_idxs[k] = inner_idxs[k];
-        inner_size = checked_mul(inner_size, inner_blks[k]);
+        inner_size = md_mul_elems(inner_size, inner_blks[k]);
         if (inner_size < 0)
             return tsr_invalid_arguments;
     }
@@ -182,7 +173,7 @@ tsr_status_t md_init_blocked(tsr_memory_desc_t *md, int ndims,
     for (int i = ndims - 1; i >= 0; i--) {
         const int d = outer_order[i];
         built.blocking.strides[d] = stride;
-        stride = checked_mul(stride, built.padded_dims[d] / blocks[d]);
+        stride = md_mul_elems(stride, built.padded_dims[d] / blocks[d]);
         if (stride < 0)
             return tsr_invalid_arguments;
     }

@@ -4,12 +4,22 @@
 #ifndef TSR_COMMON_MEMORY_DESC_H
 #define TSR_COMMON_MEMORY_DESC_H
 
+#include "checked_math.h"
 #include "tessera.h"
 
 /* Buffers larger than this many elements are refused: it keeps every
  * offset and byte size far from int64 / size_t overflow. Counts of values
  * derived from a descriptor's dims (scales, zero points) share the limit. */
 #define TSR_MAX_ELEMS ((tsr_dim_t)1 << 58)
+
+/* a * b when both are non-negative and the product stays within
+ * TSR_MAX_ELEMS, else -1 (so a -1 factor passes the failure on). */
+static inline tsr_dim_t md_mul_elems(tsr_dim_t a, tsr_dim_t b) {
+    tsr_dim_t r;
+    if (a < 0 || b < 0 || !tsr_mul_i64(a, b, &r) || r > TSR_MAX_ELEMS)
+        return -1;
+    return r;
+}
 
 static inline int md_is_any(const tsr_memory_desc_t *md) {
     return md->format_kind == tsr_format_kind_any;

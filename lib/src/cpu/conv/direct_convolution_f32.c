@@ -465,9 +465,9 @@ static tsr_status_t conf_init(direct_conv_conf_t *cf,
     plan_passes(cf);
     plan_store(cf);
     cf->nthr = omp_get_max_threads();
-    int64_t row_floats;
-    if (!tsr_mul_i64(DIRECT_MAX_NV * DIRECT_VLEN, s->OW, &row_floats) ||
-        row_floats > TSR_MAX_ELEMS)
+    const tsr_dim_t row_floats =
+            md_mul_elems(DIRECT_MAX_NV * DIRECT_VLEN, s->OW);
+    if (row_floats < 0)
         return tsr_unimplemented;
     cf->row_floats = tsr_rnd_up(row_floats, 16);
     /* Rows per work item: their accumulators stay in L2 while a chunk

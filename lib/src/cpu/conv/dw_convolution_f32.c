@@ -266,11 +266,12 @@ static int plan_work(dw_conv_conf_t *cf) {
     }
     /* The f32 accumulators go to a tile unless dst is f32 and no sum
      * needs its old values. */
-    int64_t tile_floats = 0;
-    if ((tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32) &&
-        (!tsr_mul_i64(cf->tile_ow, tsr_rnd_up(cf->chunk_c, DW_VLEN),
-                      &tile_floats) ||
-         tile_floats > TSR_MAX_ELEMS))
+    const tsr_dim_t tile_floats =
+            tsr_epilogue_reads_dst(&cf->ep) || cf->ep.dst_dt != tsr_f32
+                    ? md_mul_elems(cf->tile_ow,
+                                   tsr_rnd_up(cf->chunk_c, DW_VLEN))
+                    : 0;
+    if (tile_floats < 0)
         return 0;
     cf->tile_floats = (size_t)tile_floats;
     cf->rows_floats = 0;
@@ -477,10 +478,9 @@ static tsr_dim_t cache_channels(const dw_conv_conf_t *cf, tsr_dim_t nc) {
 
 static int cache_floats(const dw_conv_conf_t *cf, size_t *floats) {
     const tsr_dim_t ncp = cache_channels(cf, cf->chunk_c);
-    int64_t rows_floats;
-    if (!tsr_mul_i64(cache_slots(cf), ncp, &rows_floats) ||
-        !tsr_mul_i64(rows_floats, cf->sh.IW, &rows_floats) ||
-        rows_floats > TSR_MAX_ELEMS)
+    const tsr_dim_t rows_floats =
+            md_mul_elems(md_mul_elems(cache_slots(cf), ncp), cf->sh.IW);
+    if (rows_floats < 0)
         return 0;
     *floats = (size_t)(tsr_div_up((tsr_dim_t)sizeof(row_cache_t), 64) * 16 +
                        ncp + rows_floats);

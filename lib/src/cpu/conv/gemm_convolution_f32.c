@@ -88,25 +88,26 @@ static int size_work(gemm_conv_conf_t *cf) {
     /* By taps, col holds only the zero row the padding reads; by kernel
      * rows, the item's window of the source (its size checked by
      * gemm_conv_row_taps_ok). */
-    int64_t col = 0, cbuf = 0;
-    if (cf->row_taps)
-        col = (int64_t)gemm_conv_row_window_floats(cf, cf->chunk_sp);
-    else if (cf->taps_ok)
-        col = tsr_rnd_up(cf->sh.ICg, 16);
-    else if (!cf->direct && !tsr_mul_i64(cf->chunk_sp, cf->K, &col))
-        return 0;
-    if (tsr_epilogue_reads_dst(&cf->ep) &&
-        !tsr_mul_i64(cf->chunk_sp, cf->sh.OCg, &cbuf))
-        return 0;
+    const tsr_dim_t col =
+            cf->direct ? 0
+            : cf->row_taps
+                    ? (tsr_dim_t)gemm_conv_row_window_floats(cf, cf->chunk_sp)
+            : cf->taps_ok ? tsr_rnd_up(cf->sh.ICg, 16)
+                          : md_mul_elems(cf->chunk_sp, cf->K);
+    const tsr_dim_t cbuf = tsr_epilogue_reads_dst(&cf->ep)
+                                   ? md_mul_elems(cf->chunk_sp, cf->sh.OCg)
+                                   : 0;
     /* With the padding order (see conf_init), the dst offset of each GEMM
      * row. */
-    int64_t dst_rows_bytes = 0, col_bytes;
-    if (cf->taps_ok && !cf->row_taps &&
-        !tsr_mul_i64(cf->chunk_sp, (int64_t)sizeof(int64_t), &dst_rows_bytes))
+    const tsr_dim_t dst_rows_bytes =
+            cf->taps_ok && !cf->row_taps
+                    ? md_mul_elems(cf->chunk_sp, (tsr_dim_t)sizeof(int64_t))
+                    : 0;
+    if (col < 0 || cbuf < 0 || dst_rows_bytes < 0)
         return 0;
-    if (!tsr_add_i64(col, cbuf, &col_bytes) ||
-        !tsr_mul_i64(col_bytes, (int64_t)sizeof(float), &col_bytes) ||
-        col_bytes > TSR_MAX_ELEMS || dst_rows_bytes > TSR_MAX_ELEMS)
+    const tsr_dim_t col_bytes =
+            md_mul_elems(col + cbuf, (tsr_dim_t)sizeof(float));
+    if (col_bytes < 0)
         return 0;
     cf->col_floats = (size_t)col;
     cf->cbuf_floats = (size_t)cbuf;

@@ -112,11 +112,9 @@ static void plan_work(s8_conf_t *sc) {
                          small_cuts ? SMALL_WEI_MIN_SPLIT_SP
                          : own_col  ? GEMM_CONV_MIN_OWN_COL_SPLIT_SP
                                     : GEMM_CONV_MIN_SPLIT_SP);
-    int64_t col_bytes = 0;
-    const int col_fits =
-            cf->direct || (tsr_mul_i64(cf->chunk_sp, cf->col_ld, &col_bytes) &&
-                           col_bytes <= TSR_MAX_ELEMS);
-    sc->col_bytes = (size_t)tsr_rnd_up(col_bytes, 64);
+    const tsr_dim_t col_bytes =
+            cf->direct ? 0 : md_mul_elems(cf->chunk_sp, cf->col_ld);
+    sc->col_bytes = (size_t)tsr_rnd_up(TSR_MAX(col_bytes, 0), 64);
     /* A window's GEMM rows include its padded points; an execution that
      * cannot use the window runs im2col on chunk_sp rows. */
     const tsr_dim_t gemm_rows =
@@ -124,6 +122,8 @@ static void plan_work(s8_conf_t *sc) {
                     ? TSR_MAX(cf->chunk_sp,
                               gemm_conv_window_max_rows(cf, cf->chunk_sp))
                     : cf->chunk_sp;
+    /* A size beyond the element limit makes the booking refuse (below). */
+    const int sizes_fit = col_bytes >= 0 && gemm_rows <= TSR_MAX_ELEMS;
     if (cf->src_window)
         sc->col_bytes = TSR_MAX(
                 sc->col_bytes,
@@ -138,7 +138,7 @@ static void plan_work(s8_conf_t *sc) {
     const size_t gemm_scratch = tsr_gemm_s8_scratch_size(gemm_rows, cf->sh.OCg,
                                                          gemm_k, 1, gemm_nthr);
     const size_t dst_rows_bytes =
-            cf->point_order || cf->src_window
+            sizes_fit && (cf->point_order || cf->src_window)
                     ? (size_t)tsr_rnd_up((int64_t)sizeof(int64_t) * gemm_rows,
                                          64)
                     : 0;
@@ -146,7 +146,7 @@ static void plan_work(s8_conf_t *sc) {
     cf->gemm_bytes = gemm_scratch > SIZE_MAX - 64
                              ? SIZE_MAX
                              : (gemm_scratch + 63) / 64 * 64;
-    if (!col_fits || gemm_rows > TSR_MAX_ELEMS ||
+    if (!sizes_fit ||
         !tsr_add_size(sc->col_bytes, cf->gemm_bytes, &cf->thread_bytes) ||
         !tsr_add_size(cf->thread_bytes, dst_rows_bytes, &cf->thread_bytes))
         cf->thread_bytes = SIZE_MAX;
